@@ -1,0 +1,104 @@
+"""The square board of odd size n: cells, coordinates, neighbours and colours."""
+
+from functools import lru_cache
+
+import numpy as np
+
+from labyrinth.errors import BoardSizeError
+
+__all__ = ["DELTAS", "MOVES", "Board"]
+
+#: Move letters in the engine's canonical order; index ``d`` is a direction code.
+MOVES = "UDLR"
+#: Column and row change of each move: U = row - 1, D = row + 1, L = column - 1, R = column + 1.
+DELTAS = ((0, -1), (0, 1), (-1, 0), (1, 0))
+
+
+class Board:
+    """An n x n board, n odd and >= 3, with cells numbered row by row from 0.
+
+    Cells are addressed either by index ``i = (y - 1) * n + (x - 1)`` or by
+    1-based coordinates ``(x, y)``: x is the column, y the row, growing downward.
+    The start is (1, 1) and the end corner (n, n).
+
+    >>> b = Board(5)
+    >>> b.start, b.end, b.xy(b.end)
+    (0, 24, (5, 5))
+    >>> [b.xy(c) for c in b.neighbours_of(b.start)]
+    [(1, 2), (2, 1)]
+    """
+
+    __slots__ = ("n", "size", "start", "end", "neighbours", "colour")
+
+    def __new__(cls, n):
+        return _board(_checked_size(n))
+
+    @classmethod
+    def _build(cls, n):
+        self = object.__new__(cls)
+        self.n = n
+        self.size = n * n
+        self.start = 0
+        self.end = n * n - 1
+        nb = np.full((n * n, 4), -1, dtype=np.int32)
+        for y in range(n):
+            for x in range(n):
+                for d, (dx, dy) in enumerate(DELTAS):
+                    if 0 <= x + dx < n and 0 <= y + dy < n:
+                        nb[y * n + x, d] = (y + dy) * n + x + dx
+        nb.setflags(write=False)
+        self.neighbours = nb
+        # checkerboard colour: +1 on the start's colour, -1 on the other
+        col = np.array([1 if (c // n + c % n) % 2 == 0 else -1 for c in range(n * n)], dtype=np.int8)
+        col.setflags(write=False)
+        self.colour = col
+        return self
+
+    def __reduce__(self):
+        return (Board, (self.n,))
+
+    def __repr__(self):
+        return f"Board({self.n})"
+
+    def cell(self, x, y):
+        """Index of the cell at 1-based column ``x`` and row ``y``."""
+        return (y - 1) * self.n + (x - 1)
+
+    def xy(self, cell):
+        """1-based ``(x, y)`` of a cell index."""
+        return cell % self.n + 1, cell // self.n + 1
+
+    def on_board(self, x, y):
+        return 1 <= x <= self.n and 1 <= y <= self.n
+
+    def step(self, cell, move):
+        """The cell reached from ``cell`` by ``move`` (a letter or code), or -1 off the board."""
+        d = MOVES.index(move) if isinstance(move, str) else move
+        return int(self.neighbours[cell, d])
+
+    def neighbours_of(self, cell):
+        return [int(c) for c in self.neighbours[cell] if c >= 0]
+
+    def move_between(self, a, b):
+        """The letter of the move from cell ``a`` to the adjacent cell ``b``; None if not adjacent."""
+        for d in range(4):
+            if self.neighbours[a, d] == b:
+                return MOVES[d]
+        return None
+
+
+def _checked_size(n):
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        try:
+            n = int(str(n).strip())
+        except ValueError:
+            raise BoardSizeError("board size must be an odd integer >= 3", token=str(n)) from None
+    n = int(n)
+    if n < 3 or n % 2 == 0:
+        raise BoardSizeError(f"board size must be an odd integer >= 3, got {n}", token=str(n))
+    return n
+
+
+@lru_cache(maxsize=None)
+def _board(n):
+    return Board._build(n)

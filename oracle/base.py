@@ -1,0 +1,112 @@
+"""The one oracle interface: ``decide(state) -> Verdict`` for every backend.
+
+A backend answers the Hamiltonian-completion question: can the free cells be
+covered by a path from the head that ends on the end corner? ``feasible`` is
+True, False, or None when the time limit ran out (``unknown``: never a guess).
+Every witness a backend reports is replayed and checked here before it leaves.
+"""
+
+import abc
+import dataclasses
+import time
+
+from labyrinth.engine import State
+
+__all__ = ["Oracle", "OracleBug", "Verdict", "check_witness"]
+
+
+class OracleBug(RuntimeError):
+    """A backend produced an answer that does not check out (an invalid witness)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    """An oracle's answer about one state.
+
+    Attributes
+    ----------
+    feasible : bool or None
+        True if a completion exists, False if none does, None if undecided in time.
+    witness : str or None
+        A completion as U/D/L/R moves from the head (checked), when feasible.
+    backend : str
+        The backend that decided (for ``auto``, ``auto:<member>``, the member that settled it).
+    work : dict
+        Counters: search nodes, SAT calls, cuts, conflicts...
+    seconds : float
+        Wall time of the query.
+    """
+
+    feasible: object
+    witness: object = None
+    backend: str = ""
+    work: dict = dataclasses.field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def status(self):
+        return {True: "alive", False: "dead", None: "unknown"}[self.feasible]
+
+
+def check_witness(state, witness):
+    """True when ``witness`` (moves from the head) completes ``state``."""
+    if witness is None:
+        return False
+    try:
+        return State.from_moves(state.board, state.moves + witness).is_complete()
+    except ValueError:
+        return False
+
+
+class Oracle(abc.ABC):
+    """Base class: trivial states, timing and witness checking around a backend's ``_decide``.
+
+    Subclasses implement ``_decide(state, deadline) -> (feasible, witness, work)``
+    where ``deadline`` is a ``time.perf_counter()`` value or None. Oracles are
+    context managers; ``close()`` frees solver memory.
+    """
+
+    name = "base"
+
+    def __init__(self, time_limit=None):
+        self.time_limit = time_limit
+
+    def decide(self, state, *, time_limit=None):
+        """Decide whether ``state`` has a completion; see :class:`Verdict`."""
+        t0 = time.perf_counter()
+        limit = self.time_limit if time_limit is None else time_limit
+        deadline = None if limit is None else t0 + limit
+        trivial = _trivial(state)
+        if trivial is not None:
+            feasible, witness, work = trivial, ("" if trivial else None), {}
+        else:
+            feasible, witness, work = self._decide(state, deadline)
+        if feasible:
+            if not check_witness(state, witness):
+                raise OracleBug(f"{self.name}: invalid witness {witness!r} for {state.compact()}")
+        else:
+            witness = None
+        work = dict(work)
+        backend = work.pop("backend", self.name)
+        return Verdict(feasible, witness, backend, work, time.perf_counter() - t0)
+
+    @abc.abstractmethod
+    def _decide(self, state, deadline):
+        """Return ``(feasible, witness_moves, work_counters)`` for a non-trivial state."""
+
+    def close(self):
+        """Release solver resources; the oracle must not be used afterwards."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+def _trivial(state):
+    """True/False for states decided without search, else None."""
+    if state.at_end():
+        return state.free_count == 0
+    return None

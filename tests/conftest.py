@@ -1,0 +1,25 @@
+"""Shared fixtures: every installed oracle backend, and the corpus folder shipped with the project."""
+
+from pathlib import Path
+
+import pytest
+
+from oracle import available_backends, get_oracle
+
+CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus"
+BACKENDS = available_backends()
+PURE_BACKENDS = [b for b in BACKENDS if b != "auto"]
+
+
+@pytest.fixture(params=BACKENDS, scope="module")
+def backend(request):
+    """An oracle of each installed backend (the test runs once per backend)."""
+    with get_oracle(request.param, time_limit=30) as oracle:
+        yield oracle
+
+
+@pytest.fixture(scope="session")
+def corpus_files():
+    files = sorted(CORPUS.rglob("*.txt"))
+    assert len(files) >= 400, f"corpus missing from {CORPUS}"
+    return files

@@ -1,0 +1,115 @@
+"""Every backend against brute force, against each other, and the analysis built on them."""
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from brute import completions_exist, reachable_states
+from labyrinth.engine import State
+from oracle import analyse, check_witness, first_dead_step, get_oracle
+from oracle.search import prune
+
+
+@pytest.fixture(scope="module")
+def states5():
+    return reachable_states(5)
+
+
+def test_reachable_5x5_states(states5):
+    # distinct (taken cells, head) pairs over all lines from the start; 578 have a completion
+    assert len(states5) == 56_368
+    assert sum(map(completions_exist, states5)) == 578
+
+
+def test_backend_agrees_with_brute_force_on_every_5x5_state(backend, states5):
+    for state in states5:
+        verdict = backend.decide(state)
+        assert verdict.feasible is completions_exist(state), state
+        if verdict.feasible:
+            assert check_witness(state, verdict.witness)
+
+
+def test_backend_on_3x3_every_state(backend):
+    for state in reachable_states(3):
+        assert backend.decide(state).feasible is completions_exist(state), state
+
+
+@pytest.mark.parametrize("radius", [0, 1, 2, 3])
+def test_pruning_is_sound(states5, radius):
+    """A state the pruning calls dead has no completion; a forced move is the only feasible one."""
+    for state in states5:
+        verdict = prune(state, radius)
+        alive = completions_exist(state)
+        if verdict == "dead":
+            assert not alive, state
+        elif verdict is not None and alive:
+            feasible = [m for m in state.open_moves() if completions_exist(state.after(m))]
+            assert feasible == [verdict], state
+
+
+def test_pruning_is_sound_on_7x7_sample():
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(3000):
+        state = State.from_moves(7, "")
+        for _ in range(rng.randrange(6, 40)):
+            moves = state.open_moves()
+            if not moves:
+                break
+            state = state.after(rng.choice(moves))
+        if prune(state, 2) == "dead":
+            checked += 1
+            assert not completions_exist(state), state
+    assert checked > 500
+
+
+def _random_line(n, rng, steps):
+    state = State.from_moves(n, "")
+    for _ in range(steps):
+        moves = state.open_moves()
+        if not moves:
+            break
+        state = state.after(rng.choice(moves))
+    return state
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(n=st.sampled_from([5, 7]), seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 48))
+def test_first_dead_step_is_the_first_prefix_without_completion(n, seed, steps):
+    state = _random_line(n, random.Random(seed), steps)
+    with get_oracle("auto") as oracle:
+        k, undecided = first_dead_step(state, oracle)
+    assert undecided == 0
+    alive = [completions_exist(state.prefix(i)) for i in range(state.steps + 1)]
+    expected = alive.index(False) if False in alive else None
+    assert k == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.sampled_from([5, 7, 9, 11]), seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 80),
+       name=st.sampled_from(["auto", "search", "sat", "cpsat"]))
+def test_witness_is_a_valid_completion(n, seed, steps, name):
+    state = _random_line(n, random.Random(seed), steps)
+    with get_oracle(name, time_limit=20) as oracle:
+        verdict = oracle.decide(state)
+    if verdict.feasible:
+        replay = state.extended(verdict.witness)
+        assert replay.is_complete() and replay.path[: len(state.path)] == state.path
+
+
+def test_analyse_reports_feasible_moves_exactly():
+    rng = random.Random(3)
+    with get_oracle("auto") as oracle:
+        for _ in range(200):
+            state = _random_line(7, rng, rng.randrange(0, 30))
+            report = analyse(state, oracle)
+            truth = sorted(m for m in state.open_moves() if completions_exist(state.after(m)))
+            if state.is_complete():
+                assert report.status == "complete"
+            elif completions_exist(state):
+                assert report.status == "alive" and report.feasible_moves == truth
+                assert check_witness(state, report.witness)
+            else:
+                assert report.status == "dead" and report.feasible_moves == [] and report.witness is None
