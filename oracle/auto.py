@@ -1,20 +1,27 @@
 """The ``auto`` backend: a portfolio that answers fast where it can and proves where it must.
 
 Order: (1) witness reuse — a state on the line of the last witness is alive
-at no cost, which makes every step along a walk free; (2) the numba search
-with a node budget (its pruning refutes most dead states at the root, its
-move order finds witnesses on open boards without backtracking); (3) lazy-cut
-SAT with the time that is left, for the hard tail. A timeout is ``unknown``.
+at no cost, so every step along a walk's witness is free; (2) the numba search
+with a node budget: its pruning refutes most dead states at the root and its
+move order finds witnesses on open boards without backtracking; (3) for the
+tail, time slices that double: lazy-cut SAT (resumed where it stopped, cuts
+kept) alternating with CP-SAT *with* its LP relaxation of the circuit, whose
+flow bounds refute the colour-imbalance states of the study that defeat
+clause learning and search alike. A timeout is ``unknown``.
 """
 
-from oracle.base import Oracle
+import time
+
+from oracle.base import Oracle, expired
 from oracle.search import SearchOracle
 
 __all__ = ["AutoOracle"]
 
+_FIRST_SLICE = 0.25  # seconds; every round doubles it
+
 
 class AutoOracle(Oracle):
-    """Portfolio of search then SAT; ``search_nodes`` is the search's budget per query."""
+    """Portfolio: reuse, search (``search_nodes`` expansions), then SAT / CP-SAT-LP slices."""
 
     name = "auto"
 
@@ -23,22 +30,31 @@ class AutoOracle(Oracle):
         self.search_nodes = search_nodes
         self._search = SearchOracle()
         self._sat = None
+        self._cpsat = None
         self._line = None  # (n, cells of the last witnessed full line)
 
     def _decide(self, state, deadline):
         reused = self._reuse(state)
         if reused is not None:
             return True, reused, {"backend": "auto:reuse"}
-        status, witness, work = self._search._decide_budget(state, deadline, self.search_nodes)
-        if status is not None:
-            work["backend"] = "auto:search"
-            if status:
-                self._remember(state, witness)
-            return status, witness, work
-        sat = self._sat_oracle()
-        feasible, witness, more = sat._decide(state, deadline)
-        work.update(more)
-        work["backend"] = "auto:sat"
+        feasible, witness, work = self._search._decide_budget(state, deadline, self.search_nodes)
+        work["backend"] = "auto:search"
+        slice_ = _FIRST_SLICE
+        while feasible is None and not expired(deadline):
+            for name, member in (("sat", self._sat_oracle()), ("cpsat", self._cpsat_oracle())):
+                stop = time.perf_counter() + slice_
+                if deadline is not None:
+                    stop = min(stop, deadline)
+                feasible, witness, more = member._decide(state, stop)
+                for key, value in more.items():
+                    if isinstance(value, (int, float)) and not isinstance(value, bool):
+                        work[f"{name}_{key}"] = work.get(f"{name}_{key}", 0) + value
+                if feasible is not None:
+                    work["backend"] = f"auto:{name}"
+                    break
+                if expired(deadline):
+                    break
+            slice_ *= 2
         if feasible:
             self._remember(state, witness)
         return feasible, witness, work
@@ -48,6 +64,12 @@ class AutoOracle(Oracle):
             from oracle.sat import SatOracle
             self._sat = SatOracle()
         return self._sat
+
+    def _cpsat_oracle(self):
+        if self._cpsat is None:
+            from oracle.cpsat import CpSatOracle
+            self._cpsat = CpSatOracle(params={"linearization_level": 2})
+        return self._cpsat
 
     def _remember(self, state, witness):
         board = state.board
@@ -67,6 +89,7 @@ class AutoOracle(Oracle):
         return "".join(board.move_between(a, b) for a, b in zip(line[k - 1:], line[k:]))
 
     def close(self):
-        if self._sat is not None:
-            self._sat.close()
-            self._sat = None
+        for member in (self._sat, self._cpsat):
+            if member is not None:
+                member.close()
+        self._sat = self._cpsat = None

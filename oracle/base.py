@@ -12,7 +12,7 @@ import time
 
 from labyrinth.engine import State
 
-__all__ = ["Oracle", "OracleBug", "Verdict", "check_witness"]
+__all__ = ["Oracle", "OracleBug", "Verdict", "check_witness", "expired"]
 
 
 class OracleBug(RuntimeError):
@@ -110,3 +110,8 @@ def _trivial(state):
     if state.at_end():
         return state.free_count == 0
     return None
+
+
+def expired(deadline):
+    """True once ``deadline`` (a ``time.perf_counter()`` value, or None for none) has passed."""
+    return deadline is not None and time.perf_counter() >= deadline

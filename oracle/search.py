@@ -8,13 +8,12 @@ node budgets between which the deadline is checked, so a time limit costs
 nothing when unused and yields ``unknown`` when hit.
 """
 
-import time
 
 import numpy as np
 
 from labyrinth.engine import MOVES
 from oracle import _kernel
-from oracle.base import Oracle
+from oracle.base import Oracle, expired
 
 __all__ = ["SearchOracle", "prune"]
 
@@ -89,7 +88,7 @@ class SearchOracle(Oracle):
         """Search with at most ``limit`` expansions (None: unbounded) -> (feasible, witness, work)."""
         first = _FAST_NODES if limit is None else min(_FAST_NODES, limit)
         status, witness, work = self.run(state, deadline, first, radius=0)
-        if status == _kernel.BUDGET and (limit is None or limit > first) and not _expired(deadline):
+        if status == _kernel.BUDGET and (limit is None or limit > first) and not expired(deadline):
             rest = None if limit is None else limit - first
             status, witness, more = self.run(state, deadline, rest, radius=_POCKET_RADIUS)
             work = {k: work[k] + more[k] for k in work}
@@ -127,7 +126,7 @@ class SearchOracle(Oracle):
                                     idx, t.scratch, t.rank, radius, budget, counters)
             if status != _kernel.BUDGET:
                 break
-            if _expired(deadline):
+            if expired(deadline):
                 break
         work = {"nodes": int(counters[0]), "backtracks": int(counters[1])}
         witness = None
@@ -135,7 +134,3 @@ class SearchOracle(Oracle):
             cells = path[base: int(frame[0]) + 1]
             witness = "".join(board.move_between(int(a), int(b)) for a, b in zip(cells, cells[1:]))
         return status, witness, work
-
-
-def _expired(deadline):
-    return deadline is not None and time.perf_counter() >= deadline

@@ -1,0 +1,282 @@
+"""SAT backend: one incremental solver per board size, states as assumptions, lazy subtour cuts.
+
+Each board size gets one :class:`~oracle.sat_encode.Encoding` loaded into one
+pysat solver. A query solves under the state's assumptions; a model whose arcs
+are a single path from the head covering every visited cell is a witness.
+Otherwise every subtour in it is cut (clauses valid for all states, kept in the
+solver, so cuts learnt for one state speed up every later state of the same
+size); then the subtours are spliced into the path by 2x2 exchanges where
+possible (:meth:`~oracle.sat_encode.Encoding.merge_subtours`), which yields a
+witness from the same model, and if that fails the query solves again. Every
+non-trivial query calls the solver at least once; UNSAT verdicts come from the
+solver alone.
+
+Time limits. pysat's ``interrupt()`` is implemented only by the MiniSat-like
+solvers (Glucose, MapleChrono, Minisat, ...); for CaDiCaL (1.0.3, 1.5.3, 1.9.5)
+it raises ``NotImplementedError`` -- and raised inside a ``threading.Timer``
+that error is merely printed by the timer thread while the solve runs on to the
+end. CaDiCaL does honour conflict budgets in ``solve_limited``, so for solvers
+without ``interrupt`` a deadline is enforced by solving in conflict-budget
+slices sized from the measured conflict rate, checking the clock between
+slices; for the others a ``Timer`` calls ``interrupt()``. Which mechanism
+applies is probed once per solver. Either way a query that runs out of time
+answers None (unknown), never a guess. Slicing costs CaDiCaL about 10% on a
+long (15 s) refutation; deadlines overshoot by some milliseconds. Lingeling
+has neither ``interrupt()`` nor ``solve_limited`` and cannot take a time limit.
+"""
+
+import threading
+import time
+
+from pysat.solvers import Solver
+
+from oracle.base import Oracle, OracleBug
+from oracle.sat_encode import Encoding
+
+__all__ = ["SatOracle"]
+
+#: First conflict budget of a sliced (CaDiCaL) solve under a deadline.
+_FIRST_SLICE = 2000
+#: Largest factor by which a slice may exceed the previous one.
+_SLICE_GROWTH = 4
+#: Longest a slice is aimed to run (seconds), bounding the overshoot of a deadline.
+_SLICE_SECONDS = 0.25
+
+
+class _Session:
+    """One board size: its encoding, its solver and the cuts learnt so far."""
+
+    def __init__(self, n, solver_name, splice=True):
+        self.enc = Encoding(n)
+        self.solver = Solver(name=solver_name, bootstrap_with=self.enc.clauses)
+        self.cut_sets = set()
+        self.cut_clauses = 0
+        self.leaving, self.compact, self.splice, self.escape = False, True, splice, True
+        self.interruptible = _probe_interrupt(self.solver)
+
+    def close(self):
+        if self.solver is not None:
+            self.solver.delete()
+            self.solver = None
+
+    def conflicts(self):
+        try:
+            return int(self.solver.accum_stats().get("conflicts", 0))
+        except (AttributeError, NotImplementedError, TypeError):
+            return 0
+
+    def run(self, assumptions, deadline, work, required=None):
+        """The lazy loop: solve, cut the model's subtours (or splice them in), repeat.
+
+        Parameters
+        ----------
+        assumptions : list of int
+        deadline : float or None
+            A ``time.perf_counter()`` value.
+        work : dict
+            Counters, updated in place.
+        required : set of int, optional
+            For facts queries: the cells a witness must visit; a model's path
+            covering them is accepted whatever its subtours (they only hold
+            optional cells, which may be skipped). None: every visited cell.
+
+        Returns
+        -------
+        (status, path, core)
+            ``status`` True with the cells of a single path from the head
+            covering the model's visited cells; False with the solver's core
+            over ``assumptions``; None (and no path, no core) when the deadline
+            passed.
+        """
+        c0 = self.conflicts()
+        try:
+            while True:
+                status = self._solve(assumptions, deadline, work)
+                if status is None:
+                    return None, None, None
+                if not status:
+                    return False, None, list(self.solver.get_core() or ())
+                decoded = self.enc.decode(self.solver.get_model())
+                if decoded.is_single_path:
+                    return True, decoded.path, None
+                if required is not None and set(decoded.path) >= required:
+                    return True, decoded.path, None
+                # every subtour, and every region of touching subtours, is cut, even when
+                # splicing then succeeds: the cuts hold for all states and spare later
+                # queries the same subtours
+                families = [("cycles", decoded.cycles), ("regions", decoded.regions)]
+                if self.escape:
+                    families.append(("escapes", (self.enc.all_cells - frozenset(decoded.path),)))
+                seen = set()
+                for kind, sets in families:
+                    for cells in sets:
+                        if cells in seen:
+                            continue  # same set as a cycle or region just cut
+                        seen.add(cells)
+                        if cells in self.cut_sets:  # its cut forbids it from coming back
+                            raise OracleBug(f"{kind[:-1]} {sorted(cells)} reappeared after its cut")
+                        self.cut_sets.add(cells)
+                        clauses = self.enc.subtour_cuts(cells, leaving=self.leaving, compact=self.compact)
+                        self.solver.append_formula(clauses)
+                        self.cut_clauses += len(clauses)
+                        work["cuts"] += len(clauses)
+                        work[kind] += 1
+                if self.splice:
+                    path = self.enc.merge_subtours(decoded, required)
+                    if path is not None:
+                        work["spliced"] += 1
+                        return True, path, None
+        finally:
+            work["conflicts"] += self.conflicts() - c0
+            work["cuts_total"] = self.cut_clauses
+
+    def _solve(self, assumptions, deadline, work):
+        """One SAT call (True/False), or None if ``deadline`` passed first."""
+        work["sat_calls"] += 1
+        s = self.solver
+        if deadline is None:
+            return s.solve(assumptions=assumptions)
+        if time.perf_counter() >= deadline:
+            return None
+        if self.interruptible:
+            timer = threading.Timer(max(0.0, deadline - time.perf_counter()), s.interrupt)
+            timer.start()
+            try:
+                return s.solve_limited(assumptions=assumptions, expect_interrupt=True)
+            finally:
+                timer.cancel()
+                timer.join()
+                s.clear_interrupt()
+        budget = _FIRST_SLICE
+        while True:
+            t0, c0 = time.perf_counter(), self.conflicts()
+            s.conf_budget(budget)
+            status = s.solve_limited(assumptions=assumptions)
+            if status is not None:
+                return status
+            now = time.perf_counter()
+            if now >= deadline:
+                return None
+            spent, done = now - t0, self.conflicts() - c0
+            grown = budget * _SLICE_GROWTH
+            if spent > 0 and done > 0:
+                # aim the next slice at half the time left, and at most _SLICE_SECONDS
+                aim = min(_SLICE_SECONDS, (deadline - now) / 2)
+                grown = min(grown, int(done / spent * aim) + 1)
+            budget = max(100, grown)
+            work["slices"] = work.get("slices", 0) + 1
+
+
+def _probe_interrupt(solver):
+    """True if ``solver.interrupt()`` works (MiniSat-like), False if unsupported (CaDiCaL)."""
+    try:
+        solver.interrupt()
+    except NotImplementedError:
+        return False
+    solver.clear_interrupt()
+    return True
+
+
+class SatOracle(Oracle):
+    """Exact oracle by incremental SAT with lazily learnt, state-independent subtour cuts.
+
+    Parameters
+    ----------
+    time_limit : float or None
+        Default seconds per query; None waits for the answer.
+    solver : str
+        A pysat solver name (default ``"cadical153"``). CaDiCaL is timed by
+        conflict-budget slices, MiniSat-like solvers by ``interrupt()``.
+    splice : bool
+        When a model has subtours, first cut them all, then try to splice them
+        into the path by 2x2 exchanges (:meth:`Encoding.merge_subtours`); on
+        success that path is the witness, saving further SAT calls. False
+        leaves the subtours to the cuts alone (slower; for testing the cuts).
+
+    Notes
+    -----
+    Not thread-safe: one solver per board size is shared by all queries.
+
+    Examples
+    --------
+    >>> from labyrinth.engine import State
+    >>> with SatOracle() as o:
+    ...     o.decide(State.from_moves(3, "RR")).feasible, o.decide(State.from_moves(3, "RD")).feasible
+    (True, False)
+    """
+
+    name = "sat"
+
+    def __init__(self, time_limit=None, solver="cadical153", *, splice=True):
+        super().__init__(time_limit)
+        self.solver_name = solver
+        self.splice = splice
+        self._sessions = {}
+
+    def _session(self, n):
+        s = self._sessions.get(n)
+        if s is None:
+            s = self._sessions[n] = _Session(n, self.solver_name, self.splice)
+        return s
+
+    def _decide(self, state, deadline):
+        """Solve the state's assumptions with lazy cuts; witness moves when feasible."""
+        sess = self._session(state.board.n)
+        work = _new_work()
+        status, path, _ = sess.run(sess.enc.state_assumptions(state), deadline, work)
+        if not status:
+            return status, None, work
+        b = state.board
+        return True, "".join(b.move_between(a, c) for a, c in zip(path, path[1:])), work
+
+    def decide_facts(self, n, head, end, status, *, time_limit=None):
+        """Decide a facts query; an infeasible one comes with a core expressed as facts.
+
+        Parameters
+        ----------
+        n : int
+            Board size.
+        head, end : int
+            Cells where the path must start and end.
+        status : sequence of str or mapping
+            Per cell :data:`~oracle.sat_encode.TAKEN` (not visited),
+            :data:`~oracle.sat_encode.REQUIRED` (visited) or
+            :data:`~oracle.sat_encode.OPTIONAL` (either); a mapping leaves
+            missing cells optional. The head's status is ignored (always visited).
+        time_limit : float or None
+            Seconds for this query; defaults to the oracle's ``time_limit``.
+
+        Returns
+        -------
+        feasible : bool or None
+            None if the time ran out.
+        core : FactsCore or None
+            When infeasible: the facts (and head/last flags) of the solver's core;
+            these facts alone, every other cell optional, are infeasible too.
+        path : tuple of int or None
+            When feasible: the cells of a path from ``head`` to ``end`` visiting
+            every required cell, no taken cell and any optional ones.
+        """
+        limit = self.time_limit if time_limit is None else time_limit
+        deadline = None if limit is None else time.perf_counter() + limit
+        sess = self._session(n)
+        work = _new_work()
+        lits = sess.enc.facts_assumptions(head, end, status)
+        required = {sess.enc.key(lit)[1] for lit in lits if lit > 0 and sess.enc.key(lit)[0] == "visit"}
+        feasible, path, core = sess.run(lits, deadline, work, required)
+        if feasible is None:
+            return None, None, None
+        if not feasible:
+            return False, sess.enc.core_facts(core), None
+        return True, None, path
+
+    def close(self):
+        """Delete every solver; cuts learnt so far are lost."""
+        for sess in self._sessions.values():
+            sess.close()
+        self._sessions.clear()
+
+
+def _new_work():
+    return {"sat_calls": 0, "cuts": 0, "cycles": 0, "regions": 0, "escapes": 0, "spliced": 0,
+            "cuts_total": 0, "conflicts": 0}

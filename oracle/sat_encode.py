@@ -1,0 +1,504 @@
+"""CNF encoding of Hamiltonian completion: one formula per board size, states given as assumptions.
+
+The formula describes a set of arcs between adjacent cells in which every
+visited cell has exactly one way in (an arc, or being the ``head``) and exactly
+one way out (an arc, or being the ``last`` cell); 2-cycles and 2x2 cycles are
+excluded outright. Such an arc set is one path plus disjoint cycles; cycles are
+removed lazily by *subtour cuts* (:meth:`Encoding.subtour_cuts`), clauses that
+hold for every state and so stay in the solver for later queries. A state (or
+a set of *facts* for core minimisation) only fixes assumption literals: which
+cell is the head, which is the last, which cells must or must not be visited.
+
+Variables live in a :class:`pysat.formula.IDPool` keyed by readable tuples:
+
+``("visit", c)``
+    the remaining path passes through cell ``c``;
+``("arc", a, b)``
+    ``b`` follows ``a`` on the remaining path;
+``("head", c)`` / ``("last", c)``
+    the remaining path starts / ends at ``c``;
+``("aux", tag, k)``
+    the ``k``-th auxiliary variable of the cardinality encodings named ``tag``
+    (``"amo-head"``, ``"amo-last"``: sequential counters);
+``("cut", k, "in")`` / ``("cut", k, "out")``
+    the ``k``-th cut's "S is entered" / "S is left" disjunction (compact cuts).
+
+Decoding a model and reading a core go through the pool's reverse lookup
+(:meth:`IDPool.obj`), never through arithmetic on variable ids.
+"""
+
+import dataclasses
+from typing import NamedTuple
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+
+from labyrinth.engine.board import Board
+
+__all__ = ["Decoded", "Encoding", "FactsCore", "OPTIONAL", "REQUIRED", "TAKEN"]
+
+#: Cell status in a facts query: the cell must not be visited.
+TAKEN = "taken"
+#: Cell status in a facts query: the cell must be visited.
+REQUIRED = "required"
+#: Cell status in a facts query: no assumption, the cell may be visited or skipped.
+OPTIONAL = "optional"
+
+_STATUSES = (TAKEN, REQUIRED, OPTIONAL)
+
+
+class FactsCore(NamedTuple):
+    """An infeasible subset of a facts query's assumptions, read back as facts.
+
+    Attributes
+    ----------
+    facts : tuple of (int, str)
+        Sorted ``(cell, "taken" | "required")`` pairs whose assumptions are in the core.
+    head : bool
+        True if an assumption about where the path starts (``head`` literals) is in the core.
+    last : bool
+        True if an assumption about where the path ends (``last`` literals) is in the core.
+    """
+
+    facts: tuple
+    head: bool
+    last: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class Decoded:
+    """A model read back through the pool: arcs, visited cells, the path and the subtours.
+
+    Attributes
+    ----------
+    succ : dict
+        ``succ[a] = b`` for every true ``("arc", a, b)``.
+    visited : frozenset
+        Cells whose ``visit`` variable is true.
+    heads, lasts : tuple of int
+        Cells whose ``head`` / ``last`` variable is true.
+    path : tuple of int
+        The cells reached by following ``succ`` from the (first) head, in order.
+    cycles : tuple of frozenset
+        Connected groups of visited cells not on ``path`` (subtours to cut).
+    regions : tuple of frozenset
+        The visited cells not on ``path`` grouped by board adjacency: unions of
+        touching subtours, the part of the board the path failed to reach.
+        Each is a valid cut set too, and cutting it at once spares the solver
+        from finding every way to tile an unreachable region with subtours.
+    """
+
+    succ: dict
+    visited: frozenset
+    heads: tuple
+    lasts: tuple
+    path: tuple
+    cycles: tuple
+    regions: tuple = ()
+
+    @property
+    def is_single_path(self):
+        """True when the path from the head covers every visited cell (no subtour)."""
+        return not self.cycles and len(self.path) == len(self.visited)
+
+
+class Encoding:
+    """The CNF of one-path-plus-cycles on an n x n board, with its readable variable pool.
+
+    Parameters
+    ----------
+    n : int
+        Board size (odd, >= 3).
+
+    Attributes
+    ----------
+    board : Board
+    pool : pysat.formula.IDPool
+        Every variable of :attr:`clauses` (auxiliaries included) has a readable key.
+    clauses : list of list of int
+        The static formula; cuts are produced separately by :meth:`subtour_cuts`.
+
+    Examples
+    --------
+    >>> enc = Encoding(3)
+    >>> enc.pool.obj(enc.arc(0, 1)), enc.pool.obj(enc.visit(4))
+    (('arc', 0, 1), ('visit', 4))
+    """
+
+    def __init__(self, n):
+        self.board = Board(n)
+        self.all_cells = frozenset(range(self.board.size))
+        self.pool = IDPool()
+        self.clauses = []
+        self._aux_counts = {}
+        self._build()
+
+    # --- variables ----------------------------------------------------------
+    def visit(self, cell):
+        """Variable: the path passes through ``cell``."""
+        return self.pool.id(("visit", cell))
+
+    def arc(self, a, b):
+        """Variable: ``b`` is the successor of ``a`` (adjacent cells only)."""
+        return self.pool.id(("arc", a, b))
+
+    def head(self, cell):
+        """Variable: the path starts at ``cell``."""
+        return self.pool.id(("head", cell))
+
+    def last(self, cell):
+        """Variable: the path ends at ``cell``."""
+        return self.pool.id(("last", cell))
+
+    def key(self, lit):
+        """The readable key of a literal's variable (None if the id is unknown)."""
+        return self.pool.obj(abs(lit))
+
+    # --- static formula -----------------------------------------------------
+    def _build(self):
+        b = self.board
+        cells = range(b.size)
+        nbrs = [b.neighbours_of(c) for c in cells]
+        # register the readable variables first, in a fixed order
+        for c in cells:
+            self.visit(c)
+        for c in cells:
+            self.head(c)
+            self.last(c)
+        for a in cells:
+            for d in nbrs[a]:
+                self.arc(a, d)
+        add = self.clauses.append
+        for c in cells:
+            v = self.visit(c)
+            outs = [self.arc(c, d) for d in nbrs[c]] + [self.last(c)]
+            ins = [self.arc(d, c) for d in nbrs[c]] + [self.head(c)]
+            for group in (outs, ins):
+                # sum(group) == visit(c): each member implies the visit, a visit needs one,
+                # and at most one holds (pairwise: at most five literals, no auxiliaries)
+                for x in group:
+                    add([-x, v])
+                add([-v] + group)
+                self._card_atmost(group, "pairwise", EncType.pairwise)
+        # no 2-cycles
+        for a in cells:
+            for d in nbrs[a]:
+                if a < d:
+                    add([-self.arc(a, d), -self.arc(d, a)])
+        # no 2x2 cycles, either orientation
+        n = b.n
+        for y in range(n - 1):
+            for x in range(n - 1):
+                sq = (y * n + x, y * n + x + 1, (y + 1) * n + x + 1, (y + 1) * n + x)
+                for ring in (sq, sq[::-1]):
+                    add([-self.arc(ring[i], ring[(i + 1) % 4]) for i in range(4)])
+        # at most one head, at most one last (sequential counters)
+        self._card_atmost([self.head(c) for c in cells], "amo-head", EncType.seqcounter)
+        self._card_atmost([self.last(c) for c in cells], "amo-last", EncType.seqcounter)
+
+    def _card_atmost(self, lits, tag, encoding):
+        """Add ``sum(lits) <= 1`` via :class:`pysat.card.CardEnc`, naming its auxiliaries.
+
+        The encoder draws fresh ids from a scratch pool starting above ours;
+        each fresh id is then re-issued by :attr:`pool` under the key
+        ``("aux", tag, k)``, so every variable stays readable.
+        """
+        if len(lits) < 2:
+            return
+        top = self.pool.top
+        scratch = IDPool(start_from=top + 1)
+        enc = CardEnc.atmost(lits=lits, bound=1, vpool=scratch, encoding=encoding)
+        rename = {}
+        for clause in enc.clauses:
+            for lit in clause:
+                var = abs(lit)
+                if var > top and var not in rename:
+                    k = self._aux_counts.get(tag, 0)
+                    self._aux_counts[tag] = k + 1
+                    rename[var] = self.pool.id(("aux", tag, k))
+        for clause in enc.clauses:
+            self.clauses.append([rename.get(lit, lit) if lit > 0 else -rename.get(-lit, -lit)
+                                 for lit in clause])
+
+    # --- cuts ------------------------------------------------------------------
+    def subtour_cuts(self, cells, *, leaving=False, compact=True):
+        """Clauses forbidding ``cells`` from holding visited cells cut off from the head.
+
+        For each ``v`` in the set S: ``visit(v)`` implies the path starts in S
+        or some arc enters S from outside. With ``leaving``, also: ``visit(v)``
+        implies the path ends in S or some arc leaves S. Both hold for every
+        state, so the clauses can stay in the solver for all later queries.
+
+        Parameters
+        ----------
+        cells : iterable of int
+            The set S (typically a subtour found in a model).
+        leaving : bool
+            Also add the symmetric "end in S or leave S" clauses.
+        compact : bool
+            Name the long disjunction once: a fresh variable ``("cut", k, "in")``
+            (resp. ``"out"``) implies it, and ``visit(v)`` implies the variable.
+            Equivalent under unit propagation to the |S| long clauses
+            ``-visit(v) | heads(S) | arcs into S`` it replaces, at a fraction of
+            the size. With ``compact=False`` those long clauses are produced.
+
+        Returns
+        -------
+        list of list of int
+        """
+        s = set(cells)
+        b = self.board
+        entering = [self.head(c) for c in sorted(s)]
+        exiting = [self.last(c) for c in sorted(s)]
+        for c in sorted(s):
+            for d in b.neighbours_of(c):
+                if d not in s:
+                    entering.append(self.arc(d, c))
+                    exiting.append(self.arc(c, d))
+        sides = [("in", entering)] + ([("out", exiting)] if leaving else [])
+        out = []
+        k = self._aux_counts.get("cut", 0)
+        self._aux_counts["cut"] = k + 1
+        for side, lits in sides:
+            if compact:
+                e = self.pool.id(("cut", k, side))
+                out.append([-e] + lits)
+                out.extend([-self.visit(c), e] for c in sorted(s))
+            else:
+                out.extend([-self.visit(c)] + lits for c in sorted(s))
+        return out
+
+    def merge_subtours(self, decoded, required=None):
+        """Splice a model's subtours into its path by 2x2 exchanges; the cell list or None.
+
+        Where an edge of the path (or of a merged group) and an edge of another
+        subtour are opposite sides of a unit square, swapping them for the two
+        other sides joins the two into one path (or one cycle); direction along
+        a subtour does not matter on the undirected grid. The result runs from
+        the head to the model's last cell through the model's visited cells,
+        so it is a witness whenever the model's assumptions hold.
+
+        Parameters
+        ----------
+        decoded : Decoded
+            A decoded model with exactly one head.
+        required : set of int, optional
+            The cells a witness must visit (facts queries with optional cells):
+            subtours avoiding them are dropped rather than spliced. By default
+            every visited cell is kept.
+
+        Returns
+        -------
+        tuple of int or None
+            The merged path, or None if some kept subtour could not be spliced in.
+        """
+        if len(decoded.heads) != 1 or len(decoded.path) != len(set(decoded.path)):
+            return None
+        cycles = decoded.cycles
+        if required is not None:
+            cycles = tuple(g for g in cycles if not g.isdisjoint(required))
+        if not cycles:
+            on_path = set(decoded.path)
+            if required is None:
+                return decoded.path if on_path == decoded.visited else None
+            return decoded.path if on_path >= set(required) else None
+        kept = set(decoded.path).union(*cycles)
+        nb = self.board.neighbours
+        adj = {c: set() for c in kept}
+        for a, d in decoded.succ.items():
+            if a in kept:
+                adj[a].add(d)
+                adj[d].add(a)
+        comp = {c: 0 for c in decoded.path}
+        for i, group in enumerate(cycles, 1):
+            for c in group:
+                comp[c] = i
+        parent = list(range(len(cycles) + 1))
+
+        def find(x):
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        def splice(a, b):
+            # the two unit squares having {a, b} as a side: shift both ends sideways
+            for side in ((0, 1) if abs(a - b) == 1 else (2, 3)):
+                d, c = int(nb[a, side]), int(nb[b, side])
+                if d < 0 or c < 0 or c not in adj.get(d, ()):
+                    continue
+                ga, gd = find(comp[a]), find(comp[d])
+                if ga == gd:
+                    continue
+                adj[a].discard(b), adj[b].discard(a)
+                adj[d].discard(c), adj[c].discard(d)
+                adj[a].add(d), adj[d].add(a)
+                adj[b].add(c), adj[c].add(b)
+                parent[gd] = ga
+                return True
+            return False
+
+        groups = len(parent)
+        progress = True
+        while groups > 1 and progress:
+            progress = False
+            for a in list(adj):
+                for b in list(adj[a]):
+                    if a < b and b in adj[a] and splice(a, b):
+                        groups -= 1
+                        progress = True
+        if groups > 1:
+            return None
+        path, prev, c = [decoded.heads[0]], None, decoded.heads[0]
+        while True:
+            nxt = [x for x in adj[c] if x != prev]
+            if not nxt:
+                break
+            prev, c = c, nxt[0]
+            path.append(c)
+        return tuple(path) if len(path) == len(adj) else None
+
+    # --- assumptions -----------------------------------------------------------
+    def state_assumptions(self, state):
+        """Assumption literals for a :class:`~labyrinth.engine.State`.
+
+        The head is the path's start, the end corner its last cell; taken cells
+        other than the head are not visited; free cells and the head are.
+        """
+        b = self.board
+        h, e = state.head, b.end
+        taken = state.taken
+        lits = []
+        for c in range(b.size):
+            lits.append(self.head(c) if c == h else -self.head(c))
+            lits.append(self.last(c) if c == e else -self.last(c))
+            lits.append(self.visit(c) if (c == h or not taken[c]) else -self.visit(c))
+        return lits
+
+    def facts_assumptions(self, head, end, status):
+        """Assumption literals for a facts query.
+
+        Parameters
+        ----------
+        head, end : int
+            Cells where the path must start and end.
+        status : sequence of str or mapping
+            Per cell one of :data:`TAKEN`, :data:`REQUIRED`, :data:`OPTIONAL`;
+            a mapping leaves missing cells optional. The head's own status is
+            ignored: the head is always visited, as the path's first cell.
+
+        Returns
+        -------
+        list of int
+        """
+        size = self.board.size
+        if hasattr(status, "items"):
+            status = [status.get(c, OPTIONAL) for c in range(size)]
+        elif len(status) != size:
+            raise ValueError(f"status has {len(status)} entries, expected {size}")
+        lits = []
+        for c in range(size):
+            lits.append(self.head(c) if c == head else -self.head(c))
+            lits.append(self.last(c) if c == end else -self.last(c))
+            if c == head:
+                lits.append(self.visit(c))
+                continue
+            st = status[c]
+            if st == TAKEN:
+                lits.append(-self.visit(c))
+            elif st == REQUIRED:
+                lits.append(self.visit(c))
+            elif st != OPTIONAL:
+                raise ValueError(f"cell {c}: status {st!r} is not one of {_STATUSES}")
+        return lits
+
+    # --- reading back ------------------------------------------------------------
+    def decode(self, model):
+        """Read a model into a :class:`Decoded` through the pool's reverse lookup.
+
+        Parameters
+        ----------
+        model : iterable of int
+            A model as returned by ``solver.get_model()``.
+        """
+        succ, visited, heads, lasts = {}, set(), [], []
+        obj = self.pool.obj
+        for lit in model:
+            if lit <= 0:
+                continue
+            key = obj(lit)
+            if key is None:
+                continue
+            kind = key[0]
+            if kind == "arc":
+                succ[key[1]] = key[2]
+            elif kind == "visit":
+                visited.add(key[1])
+            elif kind == "head":
+                heads.append(key[1])
+            elif kind == "last":
+                lasts.append(key[1])
+        path = []
+        if heads:
+            c, seen = min(heads), set()
+            while c is not None and c not in seen:
+                seen.add(c)
+                path.append(c)
+                c = succ.get(c)
+        on_path = set(path)
+        off_path = visited - on_path
+        cycles = _components({a: d for a, d in succ.items() if a not in on_path}, off_path)
+        if len(cycles) > 1:
+            nb = self.board.neighbours
+            regions = _components(_pairs(off_path, nb), off_path)
+        else:
+            regions = cycles
+        return Decoded(succ, frozenset(visited), tuple(sorted(heads)), tuple(sorted(lasts)),
+                       tuple(path), cycles, regions)
+
+    def core_facts(self, core):
+        """Express a core (assumption literals) as a :class:`FactsCore`."""
+        facts, head, last = set(), False, False
+        for lit in core or ():
+            key = self.key(lit)
+            if key is None:
+                raise KeyError(f"core literal {lit} is not a known variable")
+            kind = key[0]
+            if kind == "visit":
+                facts.add((key[1], REQUIRED if lit > 0 else TAKEN))
+            elif kind == "head":
+                head = True
+            elif kind == "last":
+                last = True
+            else:
+                raise KeyError(f"core literal {lit} ({key}) is not an assumption")
+        return FactsCore(tuple(sorted(facts)), head, last)
+
+
+def _pairs(cells, nb):
+    """Board-adjacent pairs within ``cells`` (each once), as an edge list."""
+    return [(c, int(d)) for c in cells for d in nb[c] if d > c and d in cells]
+
+
+def _components(links, cells):
+    """Connected groups of ``cells`` through ``links`` (a mapping a -> b or a list of pairs, either way)."""
+    parent = {c: c for c in cells}
+    pairs = list(links.items()) if hasattr(links, "items") else links
+    for a, d in pairs:
+        parent.setdefault(a, a)
+        parent.setdefault(d, d)
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, d in pairs:
+        ra, rd = find(a), find(d)
+        if ra != rd:
+            parent[ra] = rd
+    groups = {}
+    for c in parent:
+        groups.setdefault(find(c), set()).add(c)
+    return tuple(sorted((frozenset(g) for g in groups.values()), key=min))

@@ -1,0 +1,83 @@
+"""The ``labyrinth`` command as a user runs it: outputs, exit statuses, one-line errors."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from labyrinth.cli import main
+
+KEYS = {"state", "n", "steps", "status", "first_dead_step", "feasible_moves", "witness", "seconds"}
+
+
+def run(*args, stdin=None):
+    proc = subprocess.run([sys.executable, "-m", "labyrinth.cli", *args], input=stdin,
+                          capture_output=True, text=True, timeout=600)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_check_moves_json_has_exactly_the_documented_keys(capsys):
+    assert main(["check", "--moves", "9:RRDDL", "--moves", "5:RRRRDLLLL", "--json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    objs = [json.loads(line) for line in lines]
+    assert [set(o) for o in objs] == [KEYS, KEYS]
+    first = objs[0]
+    assert first["state"] == "9:RRDDL" and first["status"] == "alive" and first["feasible_moves"] == ["U"]
+    assert first["first_dead_step"] is None and len(first["witness"]) == 81 - 6
+
+
+def test_check_dead_state_reports_first_dead_step(capsys):
+    # 5:RRRRDDLLLUL walls in (1,2)...(1,5); the damage was done by the 10th move
+    assert main(["check", "--moves", "5:RRRRDDLLLUL", "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["status"] == "dead" and obj["witness"] is None and obj["feasible_moves"] == []
+    assert obj["first_dead_step"] is not None and 0 < obj["first_dead_step"] <= 11
+
+
+def test_check_complete_state(capsys):
+    assert main(["check", "--moves", "3:RRDLLDRR", "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["status"] == "complete" and obj["witness"] == ""
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["check", "--moves", "8:RR"], "8"),
+    (["check", "--moves", "7:RRL"], "revisits"),
+    (["check", "--moves", "7:RRQ"], "'Q'"),
+    (["check", "--moves", "7:UU"], "leaves the board"),
+    (["check", "no-such-file.txt"], "no-such-file.txt"),
+    (["check"], "check"),
+    (["check", "--moves", "7:R", "--backend", "magic"], "magic"),
+])
+def test_bad_input_is_one_line_exit_2_no_traceback(args, needle):
+    code, out, err = run(*args)
+    assert code == 2
+    assert err.count("\n") == 1 and needle in err and "Traceback" not in err
+
+
+def test_batch_reports_bad_lines_and_runs_the_rest():
+    code, out, err = run("check", "-", stdin="7:RR\n7:RRX\n\n5|1-1,1;0,1-2,1\n6:R\n")
+    objs = [json.loads(line) for line in out.splitlines()]
+    assert code == 2
+    assert [o.get("status", "error") for o in objs] == ["alive", "error", "alive", "error"]
+    assert "'X'" in objs[1]["error"] and "<stdin>:2" in objs[1]["error"]
+    assert set(objs[0]) == KEYS
+
+
+def test_files_print_a_table(corpus_files):
+    files = [str(f) for f in corpus_files if f.name in ("2023_0821.txt", "7_1861.txt", "2023_0804.txt")]
+    code, out, err = run("check", "--no-progress", *files)
+    assert code == 0, err
+    assert out.splitlines()[0].split()[:4] == ["file", "n", "steps", "status"]
+    assert "3 states" in out.splitlines()[-1]
+    assert "dropped the area-exit annotation" in err  # 2023_0804.txt carries ':EXITS'
+
+
+def test_timeout_is_unknown_with_exit_3():
+    # an open 25x25 board with a tiny limit: SAT alone cannot decide it in a millisecond
+    code, out, err = run("check", "--moves", "25:RRRRRRRRRRDDDDDDDDDD", "--backend", "sat",
+                         "--time-limit", "0.001", "--json")
+    assert code == 3
+    obj = json.loads(out)
+    assert obj["status"] == "unknown" and obj["witness"] is None
