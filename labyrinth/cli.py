@@ -58,10 +58,14 @@ def _check(args):
         for path in _expand(item):
             jobs.append((str(path), lambda path=path: _load_noting(load_trace, path)))
     if stdin:
+        lines = 0
         for i, line in enumerate(sys.stdin, 1):
             if line.strip():
+                lines += 1
                 label = f"<stdin>:{i}"
                 jobs.append((label, lambda line=line, label=label: parse_state(line, source=label)))
+        if not lines:
+            raise LabyrinthError("empty input: expected one state per line", source="<stdin>")
     batch = args.json or stdin
     errors = unknown = 0
     rows = []

@@ -1,16 +1,20 @@
 """Exact oracles for Hamiltonian completion, one interface and a module per backend.
 
 >>> from labyrinth.engine import parse_compact
+>>> state = parse_compact("5:RRRRDLLL")
 >>> with get_oracle("search") as oracle:
-...     oracle.decide(parse_compact("5:RRRRDLLL")).witness
-'LDRRRDLLLDRRR'
+...     verdict = oracle.decide(state)
+>>> verdict.feasible, verdict.witness[0], check_witness(state, verdict.witness)
+(True, 'L', True)
+>>> get_oracle("auto").decide(parse_compact("5:RRRRDDLLLUL")).status
+'dead'
 """
 
 from oracle.analysis import StateReport, analyse, first_dead_step
 from oracle.base import Oracle, OracleBug, Verdict, check_witness
 from oracle.registry import BACKENDS, available_backends, get_oracle
 
-__all__ = sorted([
+__all__ = [
     "BACKENDS",
     "Oracle",
     "OracleBug",
@@ -21,4 +25,4 @@ __all__ = sorted([
     "check_witness",
     "first_dead_step",
     "get_oracle",
-])
+]

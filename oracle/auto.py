@@ -1,7 +1,9 @@
 """The ``auto`` backend: a portfolio that answers fast where it can and proves where it must.
 
-Order: (1) witness reuse — a state on the line of the last witness is alive
-at no cost, so every step along a walk's witness is free; (2) the numba search
+Order: (1) reuse — a state on the line of the last witness is alive at no
+cost, so every step along a walk's witness is free, and a state whose taken
+cells and head were decided before (another file with the same prefix, a
+bisection revisiting a prefix) gets that verdict back; (2) the numba search
 with a node budget: its pruning refutes most dead states at the root and its
 move order finds witnesses on open boards without backtracking; (3) for the
 tail, time slices that double: lazy-cut SAT (resumed where it stopped, cuts
@@ -11,6 +13,7 @@ clause learning and search alike. A timeout is ``unknown``.
 """
 
 import time
+from collections import OrderedDict
 
 from oracle.base import Oracle, expired
 from oracle.search import SearchOracle
@@ -18,6 +21,7 @@ from oracle.search import SearchOracle
 __all__ = ["AutoOracle"]
 
 _FIRST_SLICE = 0.25  # seconds; every round doubles it
+_MEMO_SIZE = 4096  # decided positions remembered
 
 
 class AutoOracle(Oracle):
@@ -32,11 +36,17 @@ class AutoOracle(Oracle):
         self._sat = None
         self._cpsat = None
         self._line = None  # (n, cells of the last witnessed full line)
+        self._memo = OrderedDict()  # (n, taken bytes, head) -> (feasible, witness)
 
     def _decide(self, state, deadline):
         reused = self._reuse(state)
         if reused is not None:
             return True, reused, {"backend": "auto:reuse"}
+        key = (state.n, state.taken.tobytes(), state.head)
+        if key in self._memo:
+            self._memo.move_to_end(key)
+            feasible, witness = self._memo[key]
+            return feasible, witness, {"backend": "auto:memo"}
         feasible, witness, work = self._search._decide_budget(state, deadline, self.search_nodes)
         work["backend"] = "auto:search"
         slice_ = _FIRST_SLICE
@@ -57,6 +67,10 @@ class AutoOracle(Oracle):
             slice_ *= 2
         if feasible:
             self._remember(state, witness)
+        if feasible is not None:
+            self._memo[key] = (feasible, witness)
+            if len(self._memo) > _MEMO_SIZE:
+                self._memo.popitem(last=False)
         return feasible, witness, work
 
     def _sat_oracle(self):

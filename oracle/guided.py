@@ -31,19 +31,17 @@ def guided_walk(n, seed, oracle):
         state = rng.choice(feasible)[1]
 
 
-def guided_states(n, seed, oracle, count, siblings=True):
+def guided_states(n, seed, oracle, count, siblings=True, per_walk=4):
     """``count`` states from seeded guided walks: alive states along them and dead siblings.
 
-    Each walk contributes a few states at random depths, so shallow and deep
-    states are both represented.
+    Each walk contributes ``per_walk`` states at random depths (with their dead
+    siblings), so shallow and deep states are both represented.
     """
     rng = random.Random(seed)
     out = []
-    walk = 0
     while len(out) < count:
         visited = list(guided_walk(n, rng.randrange(2**32), oracle))
-        walk += 1
-        picks = rng.sample(range(len(visited)), min(len(visited), 4))
+        picks = rng.sample(range(len(visited)), min(len(visited), per_walk))
         for i in picks:
             state, options = visited[i]
             out.append(state)

@@ -2,14 +2,16 @@
 
 Each board size gets one :class:`~oracle.sat_encode.Encoding` loaded into one
 pysat solver. A query solves under the state's assumptions; a model whose arcs
-are a single path from the head covering every visited cell is a witness.
-Otherwise every subtour in it is cut (clauses valid for all states, kept in the
-solver, so cuts learnt for one state speed up every later state of the same
-size); then the subtours are spliced into the path by 2x2 exchanges where
-possible (:meth:`~oracle.sat_encode.Encoding.merge_subtours`), which yields a
-witness from the same model, and if that fails the query solves again. Every
-non-trivial query calls the solver at least once; UNSAT verdicts come from the
-solver alone.
+are a single path from the head covering every visited (for facts queries:
+every required) cell is a witness. A model with subtours is first spliced: its
+subtours are joined to the path by 2x2 exchanges where possible
+(:meth:`~oracle.sat_encode.Encoding.merge_subtours`), which yields a witness
+from that same model. Failing that, the query adds cuts -- for every subtour,
+for every region of touching subtours, and for the cells off the path (the
+path must reach beyond its present cells) -- and solves again. Cuts are valid
+for every state and stay in the solver, so they also serve later queries of
+the same size. Every non-trivial query calls the solver at least once; UNSAT
+verdicts come from the solver alone.
 
 Time limits. pysat's ``interrupt()`` is implemented only by the MiniSat-like
 solvers (Glucose, MapleChrono, Minisat, ...); for CaDiCaL (1.0.3, 1.5.3, 1.9.5)
@@ -51,7 +53,9 @@ class _Session:
         self.solver = Solver(name=solver_name, bootstrap_with=self.enc.clauses)
         self.cut_sets = set()
         self.cut_clauses = 0
-        self.leaving, self.compact, self.splice, self.escape = False, True, splice, True
+        # cut options, fixed to the measured best; tests and benchmarks may flip them
+        self.leaving, self.compact, self.escape, self.cut_first = False, True, True, False
+        self.splice = splice
         self.interruptible = _probe_interrupt(self.solver)
 
     def close(self):
@@ -101,34 +105,48 @@ class _Session:
                     return True, decoded.path, None
                 if required is not None and set(decoded.path) >= required:
                     return True, decoded.path, None
-                # every subtour, and every region of touching subtours, is cut, even when
-                # splicing then succeeds: the cuts hold for all states and spare later
-                # queries the same subtours
-                families = [("cycles", decoded.cycles), ("regions", decoded.regions)]
-                if self.escape:
-                    families.append(("escapes", (self.enc.all_cells - frozenset(decoded.path),)))
-                seen = set()
-                for kind, sets in families:
-                    for cells in sets:
-                        if cells in seen:
-                            continue  # same set as a cycle or region just cut
-                        seen.add(cells)
-                        if cells in self.cut_sets:  # its cut forbids it from coming back
-                            raise OracleBug(f"{kind[:-1]} {sorted(cells)} reappeared after its cut")
-                        self.cut_sets.add(cells)
-                        clauses = self.enc.subtour_cuts(cells, leaving=self.leaving, compact=self.compact)
-                        self.solver.append_formula(clauses)
-                        self.cut_clauses += len(clauses)
-                        work["cuts"] += len(clauses)
-                        work[kind] += 1
+                # A model with subtours: splice them into the path if possible (a witness
+                # from this very model); otherwise cut every subtour, every region of
+                # touching subtours and the path's own cell set (it must reach beyond
+                # them), and solve again. (Cutting before a successful splice too,
+                # ``cut_first``, was measured slower: the cuts pile up for little use.)
+                cut_now = set()
+                if self.cut_first:
+                    self._cut(decoded.cycles, "cycles", cut_now, work)
+                    self._cut(decoded.regions, "regions", cut_now, work)
                 if self.splice:
                     path = self.enc.merge_subtours(decoded, required)
                     if path is not None:
                         work["spliced"] += 1
                         return True, path, None
+                if not self.cut_first:
+                    self._cut(decoded.cycles, "cycles", cut_now, work)
+                    self._cut(decoded.regions, "regions", cut_now, work)
+                if self.escape:
+                    self._cut([self.enc.all_cells - frozenset(decoded.path)], "escapes", cut_now, work)
         finally:
             work["conflicts"] += self.conflicts() - c0
             work["cuts_total"] = self.cut_clauses
+
+    def _cut(self, sets, kind, cut_now, work):
+        """Add the cuts of each set in ``sets`` (none of which the model satisfies) to the solver.
+
+        ``cut_now`` holds the sets already cut for this model, which may recur
+        under another kind (a region that is a single subtour); any other
+        repeat means a cut failed to hold, a bug.
+        """
+        for cells in sets:
+            if cells in cut_now:
+                continue
+            if cells in self.cut_sets:
+                raise OracleBug(f"{kind}: {sorted(cells)} came back after its cut")
+            cut_now.add(cells)
+            self.cut_sets.add(cells)
+            clauses = self.enc.subtour_cuts(cells, leaving=self.leaving, compact=self.compact)
+            self.solver.append_formula(clauses)
+            self.cut_clauses += len(clauses)
+            work["cuts"] += len(clauses)
+            work[kind] += 1
 
     def _solve(self, assumptions, deadline, work):
         """One SAT call (True/False), or None if ``deadline`` passed first."""
@@ -195,6 +213,13 @@ class SatOracle(Oracle):
 
     Notes
     -----
+    ``Verdict.work`` counters: ``sat_calls``; ``cuts`` (cut clauses added by
+    this query) and ``cuts_total`` (cut clauses in this size's solver);
+    ``cycles``, ``regions``, ``escapes`` (cut sets added, by kind);
+    ``spliced`` (1 if the witness came from splicing subtours); ``conflicts``
+    (solver conflicts during this query); ``slices`` (budget slices that ran
+    out, CaDiCaL under a time limit).
+
     Not thread-safe: one solver per board size is shared by all queries.
 
     Examples

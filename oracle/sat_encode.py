@@ -392,6 +392,9 @@ class Encoding:
         list of int
         """
         size = self.board.size
+        for name, cell in (("head", head), ("end", end)):
+            if not 0 <= cell < size:
+                raise ValueError(f"{name} cell {cell} is off the {self.board.n}x{self.board.n} board")
         if hasattr(status, "items"):
             status = [status.get(c, OPTIONAL) for c in range(size)]
         elif len(status) != size:

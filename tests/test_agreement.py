@@ -15,7 +15,7 @@ from labyrinth.engine import State
 from oracle import check_witness, get_oracle
 from oracle.guided import guided_states
 
-PLAN = {7: 1500, 9: 1400, 11: 1000, 13: 700, 15: 400}  # 5 000 states
+PLAN = {7: 2000, 9: 1500, 11: 800, 13: 450, 15: 250}  # 5 000 states
 
 
 def _random_walk_states(n, rng, count):
@@ -29,26 +29,28 @@ def _random_walk_states(n, rng, count):
     return out
 
 
-@pytest.fixture(scope="module")
-def states():
-    rng = random.Random(2024)
-    out = {}
+def _states(n):
+    rng = random.Random(n)
+    count = PLAN[n]
     with get_oracle("auto", time_limit=120) as gen:
-        for n, count in PLAN.items():
-            guided = guided_states(n, rng.randrange(2**32), gen, count * 3 // 4)
-            out[n] = guided + _random_walk_states(n, rng, count - len(guided))
-    assert sum(map(len, out.values())) == 5000
-    return out
+        guided = guided_states(n, rng.randrange(2**32), gen, count * 3 // 4, per_walk=12)
+    return guided + _random_walk_states(n, rng, count - len(guided))
+
+
+def test_plan_covers_5000_states():
+    assert sum(PLAN.values()) == 5000 and min(PLAN) == 7 and max(PLAN) == 15
 
 
 @pytest.mark.parametrize("n", sorted(PLAN))
-def test_backends_agree(states, n):
+def test_backends_agree(n):
+    states = _states(n)
+    assert len(states) == PLAN[n]
     verdicts = {}
     for name in ["auto"] + PURE_BACKENDS:
         with get_oracle(name, time_limit=10) as oracle:
-            verdicts[name] = [oracle.decide(s) for s in states[n]]
+            verdicts[name] = [oracle.decide(s) for s in states]
     alive = dead = 0
-    for i, state in enumerate(states[n]):
+    for i, state in enumerate(states):
         decided = {name: v[i].feasible for name, v in verdicts.items() if v[i].feasible is not None}
         assert len(set(decided.values())) <= 1, (state.compact(), decided)
         assert decided, state.compact()
@@ -58,7 +60,7 @@ def test_backends_agree(states, n):
         alive += True in decided.values()
         dead += False in decided.values()
     # both kinds well represented, and every backend decides nearly everything
-    assert alive > len(states[n]) // 5 and dead > len(states[n]) // 5
+    assert alive > len(states) // 5 and dead > len(states) // 5
     for name, v in verdicts.items():
         unknown = sum(x.feasible is None for x in v)
         assert unknown <= len(v) // 50, (name, unknown)

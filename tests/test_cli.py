@@ -65,6 +65,11 @@ def test_batch_reports_bad_lines_and_runs_the_rest():
     assert set(objs[0]) == KEYS
 
 
+def test_empty_batch_input_is_an_error():
+    code, out, err = run("check", "-", stdin="\n  \n")
+    assert code == 2 and "empty input" in err and out == ""
+
+
 def test_files_print_a_table(corpus_files):
     files = [str(f) for f in corpus_files if f.name in ("2023_0821.txt", "7_1861.txt", "2023_0804.txt")]
     code, out, err = run("check", "--no-progress", *files)

@@ -127,3 +127,33 @@ def test_analyse_reports_feasible_moves_exactly():
                 assert check_witness(state, report.witness)
             else:
                 assert report.status == "dead" and report.feasible_moves == [] and report.witness is None
+
+
+def test_auto_reuses_the_witness_along_its_line():
+    with get_oracle("auto") as oracle:
+        state = State.from_moves(15, "RRRRDD")
+        first = oracle.decide(state)
+        assert first.feasible and first.backend == "auto:search"
+        along = state.extended(first.witness[:40])
+        again = oracle.decide(along)
+        assert again.backend == "auto:reuse" and again.witness == first.witness[40:]
+        off = state.after(next(m for m in state.open_moves() if m != first.witness[0]))
+        assert oracle.decide(off).backend != "auto:reuse"
+
+
+def test_auto_remembers_decided_positions_by_taken_cells_and_head():
+    with get_oracle("auto") as oracle:
+        a = State.from_moves(7, "RRDLLDRR")  # same taken cells and head as b, drawn differently
+        b = State.from_moves(7, "DDRUURDD")
+        assert set(a.path) == set(b.path) and a.head == b.head
+        va, vb = oracle.decide(a), oracle.decide(b)
+        assert vb.backend == "auto:memo" and va.feasible == vb.feasible
+
+
+@pytest.mark.parametrize("name", ["auto", "search", "sat", "cpsat"])
+def test_timeout_is_unknown_never_a_guess(name):
+    # a dead 13x13 state that the search alone does not settle in 10 s (found by bench runs)
+    state = State.from_moves(13, "DDDRURDDRUURRDLDRDDLULLLULDDDDRUURRDLDRRURRRRDR")
+    with get_oracle(name) as oracle:
+        verdict = oracle.decide(state, time_limit=1e-4)
+    assert verdict.feasible is None and verdict.witness is None and verdict.status == "unknown"

@@ -6,67 +6,12 @@ import time
 
 import pytest
 
+from brute import brute_force, reachable_states, state_mask
 from labyrinth.engine import Board, State
 from oracle.sat import SatOracle
 from oracle.sat_encode import OPTIONAL, REQUIRED, TAKEN, Encoding
 
 KINDS = {"visit": 1, "arc": 2, "head": 1, "last": 1}
-
-
-def brute_force(n, prune=False):
-    """Memoised exact completion test over (taken-mask, head) on an n x n board.
-
-    With ``prune``, two sound shortcuts make 7x7 affordable: a free cell other
-    than the end with fewer than two free-or-head neighbours, or free cells not
-    all connected to the head, mean no completion.
-    """
-    b = Board(n)
-    full = (1 << b.size) - 1
-    nbrs = [b.neighbours_of(c) for c in range(b.size)]
-
-    def hopeless(mask, head):
-        free = [c for c in range(b.size) if not mask >> c & 1]
-        for c in free:
-            if c != b.end and sum(1 for d in nbrs[c] if d == head or not mask >> d & 1) < 2:
-                return True
-        seen, todo = {head}, [head]
-        while todo:
-            for d in nbrs[todo.pop()]:
-                if d not in seen and not mask >> d & 1:
-                    seen.add(d)
-                    todo.append(d)
-        return len(seen) != len(free) + 1
-
-    @functools.lru_cache(maxsize=None)
-    def alive(mask, head):
-        if head == b.end:
-            return mask == full
-        if prune and hopeless(mask, head):
-            return False
-        return any(alive(mask | 1 << d, d) for d in nbrs[head] if not mask >> d & 1)
-
-    return alive
-
-
-def reachable_states(n):
-    """One path per distinct (taken set, head) of every line from the start (end only as last)."""
-    b = Board(n)
-    nbrs = [b.neighbours_of(c) for c in range(b.size)]
-    found = {}
-    path = [b.start]
-
-    def walk(mask):
-        found.setdefault((mask, path[-1]), tuple(path))
-        if path[-1] == b.end:
-            return
-        for d in nbrs[path[-1]]:
-            if not mask >> d & 1:
-                path.append(d)
-                walk(mask | 1 << d)
-                path.pop()
-
-    walk(1 << b.start)
-    return found
 
 
 @pytest.fixture(scope="module")
@@ -77,10 +22,11 @@ def oracle():
 
 @pytest.fixture(scope="module")
 def states5():
-    return reachable_states(5)
+    """``{(taken mask, head): path}`` of every reachable 5x5 state."""
+    return {(state_mask(s), s.head): s.path for s in reachable_states(5)}
 
 
-@pytest.mark.parametrize("splice", [True, False], ids=["splice", "cuts-only"])
+@pytest.mark.parametrize("splice", [False], ids=["cuts-only"])  # with splicing: test_oracle
 def test_sat_matches_brute_force_on_every_5x5_state(states5, splice):
     alive = brute_force(5)
     board = Board(5)
@@ -241,6 +187,43 @@ def test_optional_cells_may_be_skipped(oracle):
                       cells)
 
 
+def facts_brute_force(board, head, end, status):
+    """Is there a simple path head -> end avoiding taken cells and covering required ones?"""
+    nbrs = [board.neighbours_of(c) for c in range(board.size)]
+    req = sum(1 << c for c in range(board.size) if status[c] == REQUIRED and c != head)
+    tak = sum(1 << c for c in range(board.size) if status[c] == TAKEN and c != head)
+
+    @functools.lru_cache(maxsize=None)
+    def go(mask, c):
+        if c == end:
+            return mask & req == req
+        return any(go(mask | 1 << d, d) for d in nbrs[c] if not (mask | tak) >> d & 1)
+
+    return go(1 << head, head)
+
+
+def test_facts_queries_with_optional_cells_match_brute_force():
+    board, rng = Board(5), random.Random(55)
+    verdicts = {True: 0, False: 0}
+    with SatOracle() as o:
+        for _ in range(150):
+            head, end = rng.randrange(board.size), rng.choice([board.end, rng.randrange(board.size)])
+            p = rng.random()
+            status = rng.choices([TAKEN, REQUIRED, OPTIONAL], [p, (1 - p) / 2, (1 - p) / 2], k=board.size)
+            truth = facts_brute_force(board, head, end, status)
+            feasible, core, cells = o.decide_facts(5, head, end, status)
+            assert feasible is truth, (head, end, status)
+            verdicts[truth] += 1
+            if feasible:
+                _check_facts_path(board, head, end, status, cells)
+            else:
+                alone = [OPTIONAL] * board.size
+                for cell, kind in core.facts:
+                    alone[cell] = kind
+                assert facts_brute_force(board, head, end, alone) is False
+    assert verdicts[True] and verdicts[False]
+
+
 @pytest.mark.parametrize("n,count", [(5, 150), (7, 40)])
 def test_cores_are_infeasible_on_their_own(n, count):
     rng = random.Random(n)
@@ -290,9 +273,30 @@ def test_time_limit_gives_unknown_not_a_guess(solver):
         assert v.feasible is True
 
 
+@pytest.mark.parametrize("solver", ["cadical153", "glucose4"])
+def test_time_limit_interrupts_a_long_solve(solver):
+    # every cell required but one white cell taken: dead by colour count alone,
+    # which takes CDCL many seconds to refute on 13x13 (CaDiCaL ~15 s, Glucose > 60 s)
+    n = 13
+    status = [REQUIRED] * (n * n)
+    status[2] = TAKEN
+    with SatOracle(solver=solver) as o:
+        o.decide(State.from_moves(n, "R"))  # build the encoding outside the timing
+        t0 = time.perf_counter()
+        feasible, core, cells = o.decide_facts(n, 0, n * n - 1, status, time_limit=0.3)
+        elapsed = time.perf_counter() - t0
+        assert (feasible, core, cells) == (None, None, None)
+        assert elapsed < 1.0, elapsed
+        # interrupted or sliced, the solver answers the next query normally
+        assert o.decide(State.from_moves(n, "RDR")).feasible is False  # (1,2) is a dead end
+        assert o.decide(State.from_moves(n, "RRD")).feasible is True
+
+
 def test_cuts_are_kept_between_queries():
-    with SatOracle() as o:
-        states = [State.from_moves(7, m) for m in ("", "RRRRRRDD", "DDDDDDRR", "RDRURDRURD")]
-        totals = [o.decide(s).work["cuts_total"] for s in states]
-        assert totals == sorted(totals)
-        assert o.decide(states[0]).work["cuts"] == 0 or totals[-1] > 0
+    state = State.from_moves(9, "DDDDRRRR")  # needs a few rounds of cuts without splicing
+    with SatOracle(splice=False) as o:
+        first = o.decide(state).work
+        again = o.decide(state).work
+    assert first["cuts"] > 0 and first["sat_calls"] > 1
+    assert again["cuts_total"] >= first["cuts_total"]
+    assert again["sat_calls"] < first["sat_calls"]

@@ -43,7 +43,7 @@ from labyrinth.engine.formats import (
 )
 from labyrinth.engine.state import State
 
-__all__ = sorted([
+__all__ = [
     "Board",
     "DELTAS",
     "MOVES",
@@ -57,4 +57,4 @@ __all__ = sorted([
     "parse_compact",
     "parse_state",
     "parse_trace",
-])
+]
