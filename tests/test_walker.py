@@ -1,0 +1,71 @@
+"""Walker core: keep-left enumeration counts and seeded random walks under the reference rule sets."""
+
+import pytest
+
+from labyrinth.engine import State
+from labyrinth.engine.walker import enumerate_walks, keep_left_order, random_walk
+from labyrinth.errors import LabyrinthError
+from labyrinth.rules import get_rule_set
+
+
+def test_keep_left_order_is_left_straight_right():
+    assert keep_left_order("D") == "RDL"  # facing down, the left hand points right on screen
+    assert keep_left_order("U") == "LUR"
+    assert keep_left_order("R") == "URD"
+    assert keep_left_order("L") == "DLU"
+
+
+def test_enumerate_5x5_without_rules_finds_all_104_walkthroughs():
+    result = enumerate_walks(State.from_moves(5, ""), get_rule_set("none"))
+    assert (result.walkthroughs, result.nodes) == (104, 90_111)
+    assert result.stuck == result.nodes - result.walkthroughs - _inner_nodes(5)
+    # keep-left: the first line explored turns left (right on screen) and runs along the top
+    assert result.first_stuck.moves.startswith("RRRR")
+
+
+def _inner_nodes(n):
+    """Nodes of the full walk tree that have at least one child (independent recount)."""
+    start = State.from_moves(n, "")
+    inner = 0
+    stack = [start]
+    while stack:
+        s = stack.pop()
+        kids = s.open_moves()
+        if kids:
+            inner += 1
+            stack.extend(s.after(m) for m in kids)
+    return inner
+
+
+def test_enumerate_5x5_with_oracle_never_gets_stuck():
+    result = enumerate_walks(State.from_moves(5, ""), get_rule_set("oracle"))
+    assert (result.walkthroughs, result.stuck) == (104, 0)
+
+
+def test_enumerate_from_a_saved_prefix_counts_its_subtree():
+    rules = get_rule_set("none")
+    total = enumerate_walks(State.from_moves(5, ""), rules).walkthroughs
+    parts = sum(enumerate_walks(State.from_moves(5, m), rules).walkthroughs for m in "DR")
+    assert parts == total
+
+
+@pytest.mark.parametrize("n", [5, 7, 9])
+def test_oracle_walks_always_complete(n):
+    rules = get_rule_set("oracle")
+    for seed in range(5):
+        walk = random_walk(n, rules, seed)
+        assert walk.outcome == "complete" and walk.state.is_complete()
+
+
+def test_random_walk_is_seeded_and_stuck_is_reported():
+    rules = get_rule_set("none")
+    a, b = random_walk(9, rules, 3), random_walk(9, rules, 3)
+    assert a == b
+    stuck = [w for w in (random_walk(9, rules, s) for s in range(30)) if w.outcome == "stuck"]
+    assert stuck and all(w.stuck_step == w.state.steps and not w.state.open_moves()
+                         or w.state.at_end() for w in stuck)
+
+
+def test_unknown_rule_set_is_a_one_line_error():
+    with pytest.raises(LabyrinthError, match="unknown rule set"):
+        get_rule_set("magic")
