@@ -5,7 +5,7 @@ pysat solver. A query solves under the state's assumptions; a model whose arcs
 are a single path from the head covering every visited (for facts queries:
 every required) cell is a witness. A model with subtours is first spliced: its
 subtours are joined to the path by 2x2 exchanges where possible
-(:meth:`~oracle.sat_encode.Encoding.merge_subtours`), which yields a witness
+(:func:`oracle.sat_splice.splice_subtours`), which yields a witness
 from that same model. Failing that, the query adds cuts -- for every subtour,
 for every region of touching subtours, and for the cells off the path (the
 path must reach beyond its present cells) -- and solves again. Cuts are valid
@@ -34,6 +34,7 @@ from pysat.solvers import Solver
 
 from oracle.base import Oracle, OracleBug
 from oracle.sat_encode import Encoding
+from oracle.sat_splice import splice_subtours
 
 __all__ = ["SatOracle"]
 
@@ -115,7 +116,7 @@ class _Session:
                     self._cut(decoded.cycles, "cycles", cut_now, work)
                     self._cut(decoded.regions, "regions", cut_now, work)
                 if self.splice:
-                    path = self.enc.merge_subtours(decoded, required)
+                    path = splice_subtours(self.enc.board, decoded, required)
                     if path is not None:
                         work["spliced"] += 1
                         return True, path, None
@@ -207,7 +208,7 @@ class SatOracle(Oracle):
         conflict-budget slices, MiniSat-like solvers by ``interrupt()``.
     splice : bool
         When a model has subtours, first cut them all, then try to splice them
-        into the path by 2x2 exchanges (:meth:`Encoding.merge_subtours`); on
+        into the path by 2x2 exchanges (:func:`~oracle.sat_splice.splice_subtours`); on
         success that path is the witness, saving further SAT calls. False
         leaves the subtours to the cuts alone (slower; for testing the cuts).
 

@@ -1,0 +1,101 @@
+"""Splicing a SAT model's subtours into its path: a witness without another SAT call.
+
+Used by :mod:`oracle.sat` after cutting a model's subtours: when every
+subtour can be joined to the path by 2x2 exchanges, the joined path is a
+witness for the same assumptions.
+"""
+
+__all__ = ["splice_subtours"]
+
+
+def splice_subtours(board, decoded, required=None):
+    """Splice a model's subtours into its path by 2x2 exchanges; the cell list or None.
+
+    Where an edge of the path (or of a merged group) and an edge of another
+    subtour are opposite sides of a unit square, swapping them for the two
+    other sides joins the two into one path (or one cycle); direction along
+    a subtour does not matter on the undirected grid. The result runs from
+    the head to the model's last cell through the model's visited cells,
+    so it is a witness whenever the model's assumptions hold.
+
+    Parameters
+    ----------
+    board : Board
+        The board of the encoding the model came from.
+    decoded : Decoded
+        A decoded model with exactly one head.
+    required : set of int, optional
+        The cells a witness must visit (facts queries with optional cells):
+        subtours avoiding them are dropped rather than spliced. By default
+        every visited cell is kept.
+
+    Returns
+    -------
+    tuple of int or None
+        The merged path, or None if some kept subtour could not be spliced in.
+    """
+    if len(decoded.heads) != 1 or len(decoded.path) != len(set(decoded.path)):
+        return None
+    cycles = decoded.cycles
+    if required is not None:
+        cycles = tuple(g for g in cycles if not g.isdisjoint(required))
+    if not cycles:
+        on_path = set(decoded.path)
+        if required is None:
+            return decoded.path if on_path == decoded.visited else None
+        return decoded.path if on_path >= set(required) else None
+    kept = set(decoded.path).union(*cycles)
+    nb = board.neighbours
+    adj = {c: set() for c in kept}
+    for a, d in decoded.succ.items():
+        if a in kept:
+            adj[a].add(d)
+            adj[d].add(a)
+    comp = {c: 0 for c in decoded.path}
+    for i, group in enumerate(cycles, 1):
+        for c in group:
+            comp[c] = i
+    parent = list(range(len(cycles) + 1))
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def splice(a, b):
+        # the two unit squares having {a, b} as a side: shift both ends sideways
+        for side in ((0, 1) if abs(a - b) == 1 else (2, 3)):
+            d, c = int(nb[a, side]), int(nb[b, side])
+            if d < 0 or c < 0 or c not in adj.get(d, ()):
+                continue
+            ga, gd = find(comp[a]), find(comp[d])
+            if ga == gd:
+                continue
+            adj[a].discard(b), adj[b].discard(a)
+            adj[d].discard(c), adj[c].discard(d)
+            adj[a].add(d), adj[d].add(a)
+            adj[b].add(c), adj[c].add(b)
+            parent[gd] = ga
+            return True
+        return False
+
+    groups = len(parent)
+    progress = True
+    while groups > 1 and progress:
+        progress = False
+        for a in list(adj):
+            for b in list(adj[a]):
+                if a < b and b in adj[a] and splice(a, b):
+                    groups -= 1
+                    progress = True
+    if groups > 1:
+        return None
+    path, prev, c = [decoded.heads[0]], None, decoded.heads[0]
+    while True:
+        nxt = [x for x in adj[c] if x != prev]
+        if not nxt:
+            break
+        prev, c = c, nxt[0]
+        path.append(c)
+    return tuple(path) if len(path) == len(adj) else None
