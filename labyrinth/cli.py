@@ -37,7 +37,58 @@ def _parser():
                        help="per oracle query; past it the answer is 'unknown' (exit status 3)")
     check.add_argument("--no-progress", action="store_true", help="no progress bar")
     check.set_defaults(run=_check)
+
+    walk = sub.add_parser("walk", help="one seeded random walk under a rule set")
+    walk.add_argument("-n", type=int, required=True, help="board size (odd, >= 3)")
+    walk.add_argument("--rules", default="none", help="rule set: none or oracle")
+    walk.add_argument("--seed", type=int, default=0)
+    walk.add_argument("--json", action="store_true")
+    walk.set_defaults(run=_walk)
+
+    enum = sub.add_parser("enumerate", help="every walk in keep-left order: walkthroughs and stuck leaves")
+    enum.add_argument("-n", type=int, help="board size (odd, >= 3), from the start")
+    enum.add_argument("--from", dest="prefix", metavar="N:MOVES", help="enumerate below a saved prefix")
+    enum.add_argument("--rules", default="none", help="rule set: none or oracle")
+    enum.add_argument("--json", action="store_true")
+    enum.add_argument("--no-progress", action="store_true")
+    enum.set_defaults(run=_enumerate)
     return parser
+
+
+def _walk(args):
+    from labyrinth.engine import Board
+    from labyrinth.engine.walker import random_walk
+    from labyrinth.rules import get_rule_set
+
+    walk = random_walk(Board(args.n).n, get_rule_set(args.rules), args.seed)
+    if args.json:
+        _emit({"state": walk.state.compact(), "outcome": walk.outcome, "stuck_step": walk.stuck_step})
+    else:
+        print(walk.state.compact())
+        print(walk.outcome + ("" if walk.stuck_step is None else f" at step {walk.stuck_step}"))
+    return EXIT_OK
+
+
+def _enumerate(args):
+    from labyrinth.engine import State, parse_state
+    from labyrinth.engine.walker import enumerate_walks
+    from labyrinth.rules import get_rule_set
+
+    if (args.n is None) == (args.prefix is None):
+        raise LabyrinthError("enumerate: give exactly one of -n N or --from N:MOVES")
+    start = parse_state(args.prefix, source=args.prefix) if args.prefix else State.from_moves(args.n, "")
+    rules = get_rule_set(args.rules)
+    bar = _progress(None, disable=args.no_progress or args.json)
+    bar.unit = "walkthrough"
+    result = enumerate_walks(start, rules, progress=lambda k: bar.update())
+    bar.close()
+    out = {"start": start.compact(), "rules": rules.name, "walkthroughs": result.walkthroughs,
+           "stuck": result.stuck, "nodes": result.nodes, "seconds": round(result.seconds, 3)}
+    if args.json:
+        _emit(out)
+    else:
+        print("  ".join(f"{k}: {v}" for k, v in out.items()))
+    return EXIT_OK
 
 
 def _check(args):

@@ -86,3 +86,28 @@ def test_timeout_is_unknown_with_exit_3():
     assert code == 3
     obj = json.loads(out)
     assert obj["status"] == "unknown" and obj["witness"] is None
+
+
+def test_enumerate_5x5_counts(capsys):
+    assert main(["enumerate", "-n", "5", "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert (obj["walkthroughs"], obj["stuck"], obj["nodes"]) == (104, 26_124, 90_111)
+
+
+def test_walk_is_seeded_and_oracle_walks_complete(capsys):
+    assert main(["walk", "-n", "11", "--rules", "oracle", "--seed", "4", "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["outcome"] == "complete" and first["stuck_step"] is None
+    assert main(["walk", "-n", "11", "--rules", "oracle", "--seed", "4", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == first
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["walk", "-n", "8"], "8"),
+    (["walk", "-n", "7", "--rules", "magic"], "magic"),
+    (["enumerate"], "exactly one"),
+    (["enumerate", "--from", "7:RRL"], "revisits"),
+])
+def test_walker_commands_reject_bad_input(args, needle):
+    code, out, err = run(*args)
+    assert code == 2 and needle in err and err.count("\n") == 1 and "Traceback" not in err
