@@ -122,24 +122,30 @@ def _check(args):
     rows = []
     with get_oracle(args.backend, time_limit=args.time_limit) as oracle:
         bar = _progress(len(jobs), disable=args.no_progress or batch or len(jobs) < 2)
-        for label, load in jobs:
-            try:
-                state = load()
-            except LabyrinthError as err:
-                errors += 1
+        try:
+            for label, load in jobs:
+                try:
+                    state = load()
+                except LabyrinthError as err:
+                    errors += 1
+                    if batch:
+                        _emit({"state": label, "error": str(err)})
+                    else:
+                        bar.write(f"labyrinth: {err}", file=sys.stderr)
+                    bar.update()
+                    continue
+                report = analyse(state, oracle)
+                unknown += report.status == "unknown" or report.undecided > 0
                 if batch:
-                    _emit({"state": label, "error": str(err)})
+                    _emit(report.to_json())
                 else:
-                    bar.write(f"labyrinth: {err}", file=sys.stderr)
+                    rows.append((label, report))
                 bar.update()
-                continue
-            report = analyse(state, oracle)
-            unknown += report.status == "unknown" or report.undecided > 0
-            if batch:
-                _emit(report.to_json())
-            else:
-                rows.append((label, report))
-            bar.update()
+        except KeyboardInterrupt:
+            bar.close()
+            if rows:
+                _table(rows)  # what was decided before the interrupt is still printed
+            raise
         bar.close()
     if rows:
         _table(rows)

@@ -72,6 +72,7 @@ class CpSatOracle(Oracle):
         params.num_workers = self.workers
         params.random_seed = self.seed
         params.log_search_progress = False
+        params.catch_sigint_signal = False  # Ctrl-C belongs to the caller, not to the solver
         for key, value in self.params.items():
             setattr(params, key, value)
         if deadline is not None:

@@ -125,8 +125,13 @@ class _Session:
                     self._cut(decoded.regions, "regions", cut_now, work)
                 if self.escape:
                     self._cut([self.enc.all_cells - frozenset(decoded.path)], "escapes", cut_now, work)
+        except KeyboardInterrupt:
+            # a solver stopped by Ctrl-C mid-call is in an invalid state: drop it, never query it
+            self.close()
+            raise
         finally:
-            work["conflicts"] += self.conflicts() - c0
+            if self.solver is not None:
+                work["conflicts"] += self.conflicts() - c0
             work["cuts_total"] = self.cut_clauses
 
     def _cut(self, sets, kind, cut_now, work):
@@ -241,7 +246,7 @@ class SatOracle(Oracle):
 
     def _session(self, n):
         s = self._sessions.get(n)
-        if s is None:
+        if s is None or s.solver is None:
             s = self._sessions[n] = _Session(n, self.solver_name, self.splice)
         return s
 
