@@ -56,9 +56,9 @@ class AutoOracle(Oracle):
                 if deadline is not None:
                     stop = min(stop, deadline)
                 feasible, witness, more = member._decide(state, stop)
-                for key, value in more.items():
+                for counter, value in more.items():
                     if isinstance(value, (int, float)) and not isinstance(value, bool):
-                        work[f"{name}_{key}"] = work.get(f"{name}_{key}", 0) + value
+                        work[f"{name}_{counter}"] = work.get(f"{name}_{counter}", 0) + value
                 if feasible is not None:
                     work["backend"] = f"auto:{name}"
                     break

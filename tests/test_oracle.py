@@ -150,6 +150,16 @@ def test_auto_remembers_decided_positions_by_taken_cells_and_head():
         assert vb.backend == "auto:memo" and va.feasible == vb.feasible
 
 
+def test_auto_remembers_positions_its_solvers_decided():
+    # dead, and beyond the search's 3 000-node budget: settled by SAT or CP-SAT, then remembered
+    state = State.from_moves(13, "DDDRURDDRUURRDLDRDDLULLLULDDDDRUURRDLDRRURRRRDR")
+    with get_oracle("auto") as oracle:
+        first = oracle.decide(state)
+        assert first.feasible is False and first.backend in ("auto:sat", "auto:cpsat")
+        again = oracle.decide(state)
+        assert again.backend == "auto:memo" and again.feasible is False
+
+
 @pytest.mark.parametrize("name", ["auto", "search", "sat", "cpsat"])
 def test_timeout_is_unknown_never_a_guess(name):
     # a dead 13x13 state that the search alone does not settle in 10 s (found by bench runs)
