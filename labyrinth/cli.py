@@ -56,11 +56,10 @@ def _parser():
 
 
 def _walk(args):
-    from labyrinth.engine import Board
     from labyrinth.engine.walker import random_walk
     from labyrinth.rules import get_rule_set
 
-    walk = random_walk(Board(args.n).n, get_rule_set(args.rules), args.seed)
+    walk = random_walk(args.n, get_rule_set(args.rules), args.seed)
     if args.json:
         _emit({"state": walk.state.compact(), "outcome": walk.outcome, "stuck_step": walk.stuck_step})
     else:
