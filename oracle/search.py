@@ -36,7 +36,7 @@ class _Tables:
         ex, ey = n - 1, n - 1
         dist = np.array([abs(c % n - ex) + abs(c // n - ey) for c in range(board.size)], dtype=np.int64)
         self.rank = (2 * n - dist).astype(np.int64)  # far from the end first
-        self.scratch = np.empty((8, board.size), dtype=np.int32)
+        self.scratch = np.empty((9, board.size), dtype=np.int32)
 
     @classmethod
     def of(cls, board):

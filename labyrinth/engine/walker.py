@@ -2,7 +2,9 @@
 
 A *rule set* here is anything with ``open_moves(state) -> str``: the letters
 of the moves it leaves open (a subset of ``state.open_moves()``). A walk is
-*stuck* when no move is open before the line is complete.
+*stuck* when no move is open before the line is complete. Rule sets whose
+rules all have numba kernels (``compiled()``) run in the compiled walker of
+:mod:`labyrinth.rules.walks`; others (the ``oracle`` set) walk in Python.
 
 Keep-left order is the research program's exhaustive order: at every
 branching, left before straight before right relative to the current heading
@@ -45,10 +47,26 @@ class Walk:
     stuck_step: object = None
 
 
+def _runner(rules):
+    compiled = getattr(rules, "compiled", None)
+    return rules.program().runner if compiled is not None and compiled() else None
+
+
 def random_walk(n, rules, seed, start=None):
-    """Walk from ``start`` (the empty line by default), uniformly among the open moves."""
-    rng = random.Random(seed)
+    """Walk from ``start`` (the empty line by default), uniformly among the open moves.
+
+    The walk depends only on ``seed`` (and the start); compiled rule sets and
+    Python rule sets draw from different generators.
+    """
     state = start if start is not None else State.from_moves(n, "")
+    runner = _runner(rules)
+    if runner is not None:
+        cells, outcome = runner.walk(state, seed)
+        final = State(state.board, cells)
+        if outcome:
+            return Walk(final, "complete")
+        return Walk(final, "stuck", final.steps)
+    rng = random.Random(seed)
     while not state.is_complete():
         moves = rules.open_moves(state)
         if not moves:
@@ -75,6 +93,11 @@ def enumerate_walks(start, rules, progress=None):
     given, is called with the walkthrough count each time it grows.
     """
     t0 = time.perf_counter()
+    runner = _runner(rules)
+    if runner is not None:
+        walkthroughs, stuck, nodes, cells = runner.enumerate(start, progress)
+        first = State(start.board, cells) if cells else None
+        return Enumeration(walkthroughs, stuck, nodes, time.perf_counter() - t0, first)
     walkthroughs = stuck = nodes = 0
     first_stuck = None
     stack = [start]

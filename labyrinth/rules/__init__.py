@@ -1,24 +1,45 @@
 """Rules and rule sets: which moves the walker may take from a state, and why.
 
-So far: the protocol (:mod:`labyrinth.rules.base`), the study's C-shape rule,
-and the two reference sets ``none`` (every free neighbour is open) and
-``oracle`` (a move is open only if the state after it still has a completion:
-the perfect walker, for comparison). The remaining universal rules, the
-pattern language and the ``default`` set come next.
+* :mod:`~labyrinth.rules.base`: the protocol (effects with blame and trigger
+  cells; ordered rule sets with switch-off);
+* the study's universal rules: :mod:`~labyrinth.rules.cshape` and
+  :mod:`~labyrinth.rules.areas` (near-border, older-line, count-area,
+  colour-imbalance);
+* :mod:`~labyrinth.rules.language` and :mod:`~labyrinth.rules.patterns`: the
+  pattern-rule language for size-specific rules, shipped in ``library/``;
+* :mod:`~labyrinth.rules.program`: a rule set compiled for the numba walker;
+* :mod:`~labyrinth.rules.sets`: the named sets ``default``, ``universal``,
+  ``none`` and ``oracle``.
 """
 
-from labyrinth.rules.base import Decision, Effect, Rule, RuleSet
+from labyrinth.rules.areas import ColourImbalance, CountArea, NearBorder, OlderLine
+from labyrinth.rules.base import CompiledRule, Decision, Effect, Rule, RuleSet
 from labyrinth.rules.cshape import CShape
-from labyrinth.rules.sets import RULE_SETS, NoRules, OracleRules, get_rule_set
+from labyrinth.rules.language import PatternSpec, load_rules, parse_rules
+from labyrinth.rules.patterns import PatternRule
+from labyrinth.rules.program import Program
+from labyrinth.rules.sets import LIBRARY, RULE_SETS, UNIVERSAL, OracleRules, get_rule_set, library_rules
 
 __all__ = [
     "CShape",
+    "ColourImbalance",
+    "CompiledRule",
+    "CountArea",
     "Decision",
     "Effect",
-    "NoRules",
+    "LIBRARY",
+    "NearBorder",
+    "OlderLine",
     "OracleRules",
+    "PatternRule",
+    "PatternSpec",
+    "Program",
     "RULE_SETS",
     "Rule",
     "RuleSet",
+    "UNIVERSAL",
     "get_rule_set",
+    "library_rules",
+    "load_rules",
+    "parse_rules",
 ]

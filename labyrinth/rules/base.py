@@ -10,7 +10,7 @@ right of the last step) translate with :func:`labyrinth.engine.walker.heading`.
 import dataclasses
 from typing import Protocol, runtime_checkable
 
-__all__ = ["Decision", "Effect", "Rule", "RuleSet"]
+__all__ = ["CompiledRule", "Decision", "Effect", "Rule", "RuleSet"]
 
 DISABLE = "disable"
 FORCE = "force"
@@ -36,6 +36,28 @@ class Rule(Protocol):
         """The moves this rule disables or forces at ``state``."""
 
 
+class CompiledRule:
+    """A rule with a numba kernel: ``code`` selects it in :mod:`labyrinth.rules.program`.
+
+    Subclasses set ``name``, ``code``, ``kind`` (what the rule does) and a
+    one-line ``summary``.
+    """
+
+    name = ""
+    code = 0
+    kind = DISABLE
+    summary = ""
+
+    def effects(self, state):
+        """The moves this rule disables or forces at ``state``, with trigger cells."""
+        from labyrinth.rules.program import rule_effects
+
+        return rule_effects(self, state)
+
+    def __repr__(self):
+        return f"{type(self).__name__}()"
+
+
 @dataclasses.dataclass(frozen=True)
 class Decision:
     """What a rule set leaves open at a state, and who closed the rest."""
@@ -57,14 +79,32 @@ class RuleSet:
         self.name = name
         self.rules = tuple(rules)
         self.off = frozenset(off)
+        self._program = None
+
+    @property
+    def active(self):
+        """The rules asked, in order (the switched-off ones left out)."""
+        return tuple(r for r in self.rules if r.name not in self.off)
+
+    def compiled(self):
+        """True when every active rule has a numba kernel, so the fast walker can run it."""
+        return all(isinstance(r, CompiledRule) for r in self.active)
+
+    def program(self):
+        """The compiled form (:class:`labyrinth.rules.program.Program`) of the active rules."""
+        if self._program is None:
+            if not self.compiled():
+                raise TypeError(f"rule set {self.name!r} has rules without a kernel")
+            from labyrinth.rules.program import Program
+
+            self._program = Program(self.active)
+        return self._program
 
     def decide(self, state):
         free = state.open_moves()
         disabled = {}
         forced = []
-        for rule in self.rules:
-            if rule.name in self.off:
-                continue
+        for rule in self.active:
             effects = rule.effects(state)
             for e in effects:
                 if e.move not in free:
@@ -85,4 +125,7 @@ class RuleSet:
         return Decision("".join(open_moves), {m: tuple(v) for m, v in disabled.items()}, tuple(forced))
 
     def open_moves(self, state):
+        """The open moves' letters; compiled rule sets take the numba path."""
+        if self.compiled():
+            return self.program().open_moves(state)
         return self.decide(state).open

@@ -1,17 +1,39 @@
-"""Named rule sets: ``none`` and ``oracle``."""
+"""Named rule sets: ``default``, ``universal``, ``none`` and ``oracle``.
+
+* ``universal``: the study's universal rules, in the order the study checks
+  them (C-shape first: if it fires, nothing else is asked);
+* ``default``: the universal rules, then the size-specific pattern rules of
+  ``labyrinth/rules/library/``; it never calls the oracle;
+* ``none``: every free neighbour is open;
+* ``oracle``: a move is open only when the state after it has a completion.
+
+A path to a ``.rule`` file also names a rule set: the universal rules
+followed by that file's patterns.
+"""
+
+import pathlib
 
 from labyrinth.errors import LabyrinthError
+from labyrinth.rules.areas import ColourImbalance, CountArea, NearBorder, OlderLine
+from labyrinth.rules.base import RuleSet
+from labyrinth.rules.cshape import CShape
+from labyrinth.rules.language import load_rules
+from labyrinth.rules.patterns import PatternRule
 
-__all__ = ["RULE_SETS", "NoRules", "OracleRules", "get_rule_set"]
+__all__ = ["LIBRARY", "OracleRules", "RULE_SETS", "UNIVERSAL", "get_rule_set", "library_rules"]
+
+#: the universal rules, in the order a rule set asks them
+UNIVERSAL = (CShape, NearBorder, OlderLine, CountArea, ColourImbalance)
+#: the folder of the shipped pattern rules
+LIBRARY = pathlib.Path(__file__).with_name("library")
 
 
-class NoRules:
-    """Every move onto a free neighbour is open."""
-
-    name = "none"
-
-    def open_moves(self, state):
-        return state.open_moves()
+def library_rules():
+    """The shipped pattern rules (every ``*.rule`` in :data:`LIBRARY`), in file-name order."""
+    out = []
+    for path in sorted(LIBRARY.glob("*.rule")):
+        out.extend(PatternRule(spec) for spec in load_rules(path))
+    return out
 
 
 class OracleRules:
@@ -41,11 +63,44 @@ class OracleRules:
         return "".join(out)
 
 
-RULE_SETS = {"none": NoRules, "oracle": OracleRules}
+def _none(off):
+    return RuleSet("none", [], off)
 
 
-def get_rule_set(name):
-    """A rule set by name; a one-line error for unknown names."""
-    if name not in RULE_SETS:
-        raise LabyrinthError(f"unknown rule set (choose from {', '.join(RULE_SETS)})", token=name)
-    return RULE_SETS[name]()
+def _universal(off):
+    return RuleSet("universal", [r() for r in UNIVERSAL], off)
+
+
+def _default(off):
+    return RuleSet("default", [r() for r in UNIVERSAL] + library_rules(), off)
+
+
+def _oracle(off):
+    if off:
+        raise LabyrinthError("the oracle rule set has no rules to switch off", token=",".join(sorted(off)))
+    return OracleRules()
+
+
+RULE_SETS = {"default": _default, "universal": _universal, "none": _none, "oracle": _oracle}
+
+
+def get_rule_set(name, off=()):
+    """A rule set by name (or a ``.rule`` file: universal rules + its patterns).
+
+    ``off`` names rules to switch off; unknown names are a one-line error.
+    """
+    if name in RULE_SETS:
+        rules = RULE_SETS[name](frozenset(off))
+    elif name.endswith(".rule"):
+        specs = load_rules(name)
+        rules = RuleSet(pathlib.Path(name).stem, [r() for r in UNIVERSAL] + [PatternRule(s) for s in specs],
+                        frozenset(off))
+    else:
+        raise LabyrinthError(f"unknown rule set (choose from {', '.join(RULE_SETS)} or a .rule file)", token=name)
+    if isinstance(rules, RuleSet):
+        unknown = set(off) - {r.name for r in rules.rules}
+        if unknown:
+            known = ", ".join(r.name for r in rules.rules) or "none"
+            raise LabyrinthError(f"no such rule in {rules.name} (its rules: {known})",
+                                 token=",".join(sorted(unknown)))
+    return rules

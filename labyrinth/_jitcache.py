@@ -1,0 +1,45 @@
+"""Keep numba's on-disk caches honest across modules.
+
+numba's ``cache=True`` re-checks only the file a function lives in, yet a
+cached kernel embeds the kernels it calls from other files: after an edit to
+a callee (or a ``git pull``) the caller would run stale code. So the sources
+of every package holding kernels are hashed; when the hash changes, their
+cache files are deleted before any kernel loads.
+"""
+
+import hashlib
+import pathlib
+
+__all__ = ["refresh"]
+
+_ROOT = pathlib.Path(__file__).resolve().parent.parent
+_PACKAGES = ("labyrinth/engine", "labyrinth/rules", "oracle", "verify")
+
+
+def refresh(root=_ROOT, packages=_PACKAGES):
+    """Delete the packages' numba cache files if any of their sources changed; True if it did."""
+    sources = sorted(p for pkg in packages for p in (root / pkg).glob("*.py"))
+    digest = hashlib.sha256()
+    for p in sources:
+        digest.update(p.name.encode())
+        digest.update(p.read_bytes())
+    stamp_dir = root / "labyrinth" / "__pycache__"
+    stamp = stamp_dir / "kernels.sha256"
+    wanted = digest.hexdigest()
+    try:
+        if stamp.read_text() == wanted:
+            return False
+    except OSError:
+        pass
+    for pkg in packages:
+        for f in (root / pkg / "__pycache__").glob("*.nb[ic]"):
+            try:
+                f.unlink()
+            except OSError:
+                pass
+    try:
+        stamp_dir.mkdir(exist_ok=True)
+        stamp.write_text(wanted)
+    except OSError:
+        pass  # a read-only install: numba falls back to compiling in memory
+    return True

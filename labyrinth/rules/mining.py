@@ -1,0 +1,301 @@
+"""Find stuck patterns automatically: size-specific pattern rules from an exhaustive run.
+
+The researcher found each gap by running walks until one got stuck, then drew
+a rule by hand. Here the keep-left enumeration under a base rule set is
+walked once; every edge of its tree is *alive* (a walkthrough lies below it)
+or *dead*. The topmost dead edges are the moves the base rules wrongly left
+open. For each, the window of radius ``r`` around the head (in the walker's
+frame) becomes a pattern that disables that move; the pattern is then
+generalised cell by cell, farthest from the head first (a cell becomes
+``?``, or a line/border cell becomes ``X``), for as long as it matches no
+alive edge's window in either mirror image. That makes every mined rule sound
+on every state the base walker reaches on that board size: a rule set with
+the mined rules keeps every walkthrough, and
+:func:`labyrinth.engine.walker.enumerate_walks` re-checks it.
+
+The result is written in the pattern language (:func:`format_rules`), for a
+person to read, name and keep in ``labyrinth/rules/library``.
+"""
+
+import numpy as np
+from numba import njit
+
+from labyrinth.engine.board import Board
+from labyrinth.rules.frame import LEFT_DIR, RIGHT, RIGHT_DIR, STRAIGHT, Tables
+from labyrinth.rules.program import decide
+
+__all__ = ["Mined", "format_rules", "mine"]
+
+FREE, LINE, BORDER, END = 0, 1, 2, 3
+_SYMBOL = {FREE: "o", LINE: "#", BORDER: "B", END: "E"}
+
+
+@njit(cache=True)
+def _window(n, end, taken, head, heading, radius, out):
+    hx = head % n
+    hy = head // n
+    k = 0
+    for py in range(-radius, radius + 1):
+        for px in range(-radius, radius + 1):
+            x = hx + px * RIGHT[heading, 0] - py * STRAIGHT[heading, 0]
+            y = hy + px * RIGHT[heading, 1] - py * STRAIGHT[heading, 1]
+            if x < 0 or y < 0 or x >= n or y >= n:
+                out[k] = BORDER
+            elif taken[y * n + x]:
+                out[k] = LINE
+            elif y * n + x == end:
+                out[k] = END
+            else:
+                out[k] = FREE
+            k += 1
+
+
+@njit(cache=True)
+def _edges(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
+           radius, alive, dead, counts, scratch, area, window, trig, ntrig):
+    """Keep-left DFS from the empty line, recording alive edges and topmost dead edges.
+
+    A record is the window (``(2r+1)^2`` codes) then the move's frame index
+    (0 left, 1 straight, 2 right). Returns False if a buffer filled up.
+    """
+    size = n * n
+    width = (2 * radius + 1) ** 2
+    taken = np.zeros(size, dtype=np.uint8)
+    path = np.zeros(size, dtype=np.int32)
+    cand = np.zeros((size, 3), dtype=np.int8)
+    slot = np.zeros((size, 3), dtype=np.int8)
+    ncand = np.zeros(size, dtype=np.int8)
+    idx = np.zeros(size, dtype=np.int8)
+    good = np.zeros(size, dtype=np.uint8)  # a walkthrough below this node
+    mark = np.zeros(size, dtype=np.int64)  # dead records made below this node start here
+    taken[0] = 1
+    depth = 0
+    na = 0
+    nd = 0
+    # expand the root
+    ncand[0] = _open(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
+                     taken, path, 0, cand, slot, scratch, area, window, trig, ntrig)
+    while True:
+        if idx[depth] < ncand[depth]:
+            d = cand[depth, idx[depth]]
+            idx[depth] += 1
+            w = nb[path[depth], d]
+            depth += 1
+            path[depth] = w
+            taken[w] = 1
+            good[depth] = 0
+            idx[depth] = 0
+            mark[depth] = nd
+            if w == end:
+                ncand[depth] = 0
+                if depth == size - 1:
+                    good[depth] = 1
+            else:
+                ncand[depth] = _open(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force,
+                                     nmin, nmax, forbid, taken, path, depth, cand, slot, scratch, area, window, trig, ntrig)
+        else:
+            if depth == 0:
+                break
+            child_good = good[depth]
+            if not child_good:
+                nd = mark[depth]  # only the topmost dead edge of a dead subtree is kept
+            w = path[depth]
+            taken[w] = 0
+            depth -= 1
+            head = path[depth]
+            heading = _heading(nb, path, depth)
+            which = slot[depth, idx[depth] - 1]
+            if child_good:
+                good[depth] = 1
+                if na >= alive.shape[0]:
+                    return False
+                _window(n, end, taken, head, heading, radius, alive[na])
+                alive[na, width] = which
+                na += 1
+            else:
+                if nd >= dead.shape[0]:
+                    return False
+                _window(n, end, taken, head, heading, radius, dead[nd])
+                dead[nd, width] = which
+                nd += 1
+    counts[0] = na
+    counts[1] = nd
+    return True
+
+
+@njit(cache=True)
+def _heading(nb, path, depth):
+    if depth == 0:
+        return 1
+    for d in range(4):
+        if nb[path[depth - 1], d] == path[depth]:
+            return d
+    return 1
+
+
+@njit(cache=True)
+def _open(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
+          taken, path, depth, cand, slot, scratch, area, window, trig, ntrig):
+    head = path[depth]
+    heading = _heading(nb, path, depth)
+    mask = decide(order, nb, colour, n, end, taken, head, heading, n * n - depth - 1, scratch, area,
+                  cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
+    k = 0
+    for j in range(3):
+        d = LEFT_DIR[heading] if j == 0 else heading if j == 1 else RIGHT_DIR[heading]
+        if (mask >> d) & 1:
+            cand[depth, k] = d
+            slot[depth, k] = j
+            k += 1
+    return k
+
+
+class Mined:
+    """The outcome of :func:`mine`: the rules, and what they cover."""
+
+    def __init__(self, specs, dead, covered, inseparable, alive):
+        self.specs = specs
+        self.dead = dead  # topmost dead edges found
+        self.covered = covered  # of those, matched by a mined rule
+        self.inseparable = inseparable  # their window equals an alive edge's: need a bigger radius
+        self.alive = alive  # distinct alive edges the rules were checked against
+
+
+def _records(rules, board, radius):
+    p = rules.program()
+    t = Tables.of(board)
+    width = (2 * radius + 1) ** 2 + 1
+    cap = 1 << 16
+    while True:
+        alive = np.zeros((cap, width), dtype=np.uint8)
+        dead = np.zeros((cap // 4, width), dtype=np.uint8)
+        counts = np.zeros(2, dtype=np.int64)
+        ok = _edges(p.order, t.nb, t.colour, t.n, t.end, *p.patterns.arrays(), radius, alive, dead, counts,
+                    t.scratch(), p.area, p.window, p.trig, p.ntrig)
+        if ok:
+            return alive[: counts[0]], dead[: counts[1]]
+        cap *= 4
+
+
+def _mirror(rows, radius):
+    side = 2 * radius + 1
+    grid = rows[:, :-1].reshape(-1, side, side)[:, :, ::-1].reshape(len(rows), -1)
+    move = 2 - rows[:, -1:]
+    return np.hstack([grid, move])
+
+
+# generalisation steps for a cell holding code c: weaker conditions, tried in order
+_WEAKER = {FREE: ("?", "."), END: ("?", "."), LINE: ("?", "X"), BORDER: ("?", "X")}
+_ALLOWS = {"o": (FREE,), ".": (FREE, END), "E": (END,), "#": (LINE,), "B": (BORDER,), "X": (LINE, BORDER), "?": (FREE, LINE, BORDER, END)}
+
+
+def _generalise(window, move, alive, radius):
+    """The most general pattern (per cell symbol) over ``window`` matching no alive row."""
+    side = 2 * radius + 1
+    same = alive[alive[:, -1] == move][:, :-1]
+    symbols = [_SYMBOL[int(c)] for c in window]
+    mism = same != window[None, :]  # mismatches with the exact window (its symbols allow one code each)
+    count = mism.sum(axis=1)
+    if not (count > 0).all():
+        return None
+    centre = radius * side + radius
+    order = sorted(range(len(window)), key=lambda i: -((i // side - radius) ** 2 + (i % side - radius) ** 2))
+    for i in order:
+        if i == centre:
+            continue
+        for weaker in _WEAKER[int(window[i])]:
+            allowed = np.isin(same[:, i], _ALLOWS[weaker])
+            # rows that mismatch only here would start to match
+            newly = mism[:, i] & allowed
+            if ((count - newly) == 0).any():
+                continue
+            count -= newly
+            mism[:, i] &= ~allowed
+            symbols[i] = weaker
+            break
+    return symbols
+
+
+def _matches(symbols, rows):
+    ok = np.ones(len(rows), dtype=bool)
+    for i, s in enumerate(symbols):
+        if s != "?":
+            ok &= np.isin(rows[:, i], _ALLOWS[s])
+    return ok
+
+
+def mine(n, rules, radius=3, prefix="mined", progress=None):
+    """Mine pattern rules for an ``n x n`` board on top of the compiled rule set ``rules``.
+
+    Parameters
+    ----------
+    n : int
+        Board size; the enumeration is exhaustive, so keep it small (5, 7).
+    rules : RuleSet
+        The base rules (compiled); mined rules disable what they leave open.
+    radius : int
+        Window radius around the head; a window of a dead edge that equals an
+        alive edge's window is counted as inseparable.
+    prefix : str
+        Mined rules are named ``{prefix}-{n}-{k}``.
+    """
+    board = Board(n)
+    alive, dead = _records(rules, board, radius)
+    both = np.unique(np.vstack([alive, _mirror(alive, radius)]), axis=0)
+    dead = np.unique(dead, axis=0)
+    side = 2 * radius + 1
+    centre = radius * side + radius
+    covered = np.zeros(len(dead), dtype=bool)
+    specs = []
+    inseparable = 0
+    for k in range(len(dead)):
+        if covered[k]:
+            continue
+        window, move = dead[k, :-1], int(dead[k, -1])
+        symbols = _generalise(window, move, both, radius)
+        if progress is not None:
+            progress(k, len(dead))
+        if symbols is None:
+            inseparable += 1
+            continue
+        symbols[centre] = "H"
+        mark = {0: centre - 1, 1: centre - side, 2: centre + 1}[move]
+        symbols[mark] = "x"
+        spec = _spec(symbols, side, f"{prefix}-{n}-{len(specs) + 1}", n)
+        specs.append(spec)
+        for flip_rows in (dead, _mirror(dead, radius)):
+            hit = _matches([("." if s == "x" else "?" if s == "H" else s) for s in symbols], flip_rows[:, :-1])
+            covered |= hit & (flip_rows[:, -1] == move)
+    return Mined(specs, len(dead), int(covered.sum()), inseparable, len(both))
+
+
+def _spec(symbols, side, name, n):
+    from labyrinth.rules.language import parse_rules
+
+    rows = [symbols[r * side:(r + 1) * side] for r in range(side)]
+    # trim rows and columns that are all '?'
+    while rows and all(s == "?" for s in rows[0]):
+        rows.pop(0)
+    while rows and all(s == "?" for s in rows[-1]):
+        rows.pop()
+    while all(r[0] == "?" for r in rows):
+        rows = [r[1:] for r in rows]
+    while all(r[-1] == "?" for r in rows):
+        rows = [r[:-1] for r in rows]
+    text = f"name: {name}\nsizes: {n}\nmirror: yes\ngrid:\n" + "".join("  " + " ".join(r) + "\n" for r in rows)
+    return parse_rules(text, source=name)[0]
+
+
+def format_rules(specs, header=""):
+    """Rule-file text for ``specs`` (the inverse of :func:`labyrinth.rules.language.parse_rules`)."""
+    out = [header.rstrip() + "\n"] if header else []
+    for s in specs:
+        out.append(f"name: {s.name}\n")
+        if s.about:
+            out.append(f"about: {s.about}\n")
+        out.append(f"sizes: {s.sizes}\nmirror: {'yes' if s.mirror else 'no'}\n")
+        rot = {(): "no", ("left",): "left", ("right",): "right", ("left", "right"): "both"}[s.rotate]
+        out.append(f"rotate: {rot}\ngrid:\n")
+        out.extend(f"  {row}\n" for row in s.grid)
+        out.append("\n")
+    return "".join(out)

@@ -1,0 +1,282 @@
+"""A rule set compiled to arrays and decided in numba: the walker's fast path.
+
+:func:`rule_masks` is the single place where a rule code meets its kernel;
+both the compiled :func:`decide` and the per-rule explanations
+(:func:`rule_effects`, used by :meth:`RuleSet.decide`) go through it, so the
+fast walker and the explanations cannot disagree.
+"""
+
+import numpy as np
+from numba import njit
+
+from labyrinth.engine.board import MOVES
+from labyrinth.rules import areas
+from labyrinth.rules.areas import area_status
+from labyrinth.rules.base import FORCE, Effect
+from labyrinth.rules.cshape import cshape
+from labyrinth.rules.frame import Tables
+from labyrinth.rules.patterns import PATTERN_BASE, PatternTable, match_pattern, window_bits
+
+__all__ = ["Program", "decide", "rule_effects", "rule_masks"]
+
+_UNKNOWN = -100
+MAX_TRIGGERS = 64
+
+
+@njit(cache=True)
+def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
+               cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig):
+    """Moves rule ``code`` disables (bits 0-3) or forces (bits 4-7); triggers in ``trig``.
+
+    ``area`` caches the area analysis per direction (status, two bounding cells)
+    so that the four area rules share one analysis per step; ``window[4]`` is
+    nonzero once ``window[:4]`` holds the pattern window of this state.
+    """
+    for d in range(4):
+        ntrig[d] = 0
+    if code == 1:
+        return cshape(nb, end, taken, head, trig, ntrig) << 4
+    if code >= PATTERN_BASE:
+        if window[4] == 0:
+            window_bits(n, end, taken, head, heading, window)
+            window[4] = 1
+        return match_pattern(code - PATTERN_BASE, n, head, heading, window, cells, ncells, marks, nmarks,
+                             rule_var, force, nmin, nmax, forbid, trig, ntrig)
+    out = 0
+    for d in range(4):
+        c = nb[head, d]
+        if c < 0 or taken[c]:
+            continue
+        if area[d, 0] == _UNKNOWN:
+            scratch[8, 0] = -1
+            scratch[8, 1] = -1
+            area[d, 0] = area_status(nb, colour, n, end, taken, head, d, free_count, scratch)
+            area[d, 1] = scratch[8, 0]
+            area[d, 2] = scratch[8, 1]
+        s = area[d, 0]
+        if ((code == areas.NEAR_BORDER and s == areas.SEALED)
+                or (code == areas.OLDER_LINE and s == areas.SEALED_BY_LINE)
+                or (code == areas.COUNT_AREA and s == areas.PARITY)
+                or (code == areas.COLOUR_IMBALANCE and s == areas.COLOUR)):
+            out |= 1 << d
+            trig[d, 0] = c
+            k = 1
+            for j in range(1, 3):
+                if area[d, j] >= 0 and area[d, j] != c:
+                    trig[d, k] = area[d, j]
+                    k += 1
+            ntrig[d] = k
+    return out
+
+
+@njit(cache=True)
+def decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
+           cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig):
+    """Bit mask of the open moves: rules asked in ``order``; a force ends the asking.
+
+    Same semantics as :meth:`labyrinth.rules.base.RuleSet.decide`.
+    """
+    free = 0
+    for d in range(4):
+        c = nb[head, d]
+        if c >= 0 and not taken[c]:
+            free |= 1 << d
+        area[d, 0] = _UNKNOWN
+    window[4] = 0
+    disabled = 0
+    forced = 0
+    i = 0
+    count = order.shape[0]
+    while i < count:
+        code = order[i]
+        if code >= PATTERN_BASE:
+            # a run of pattern rules is matched in one call, against one window
+            j = i
+            while j < count and order[j] >= PATTERN_BASE:
+                j += 1
+            if window[4] == 0:
+                window_bits(n, end, taken, head, heading, window)
+                window[4] = 1
+            m = _pattern_run(order, i, j, free, n, head, heading, window, cells, ncells, marks, nmarks, rule_var,
+                             force, nmin, nmax, forbid, trig, ntrig)
+            i = j
+        else:
+            m = rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
+                           cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
+            i += 1
+        disabled |= m & free
+        f = (m >> 4) & free
+        if f:
+            forced = f
+            break
+    open_ = free & ~disabled
+    if forced:
+        if forced & (forced - 1):
+            return 0
+        return open_ & forced
+    return open_
+
+
+@njit(cache=True)
+def _pattern_run(order, i, j, free, n, head, heading, window, cells, ncells, marks, nmarks, rule_var, force,
+                 nmin, nmax, forbid, trig, ntrig):
+    """Pattern rules ``order[i:j]`` in order: their disables, up to and with the first force.
+
+    The window test is inlined here (a call per rule costs more than the test);
+    only a rule with a matching variant goes through :func:`match_pattern`.
+    """
+    out = 0
+    w0 = window[0]
+    w1 = window[1]
+    w2 = window[2]
+    w3 = window[3]
+    for k in range(i, j):
+        r = order[k] - PATTERN_BASE
+        if n < nmin[r] or n > nmax[r]:
+            continue
+        hit = False
+        for v in range(rule_var[r], rule_var[r + 1]):
+            if ((w0 & forbid[v, 0]) | (w1 & forbid[v, 1]) | (w2 & forbid[v, 2]) | (w3 & forbid[v, 3])) == 0:
+                hit = True
+                break
+        if not hit:
+            continue
+        m = match_pattern(r, n, head, heading, window, cells, ncells, marks, nmarks,
+                          rule_var, force, nmin, nmax, forbid, trig, ntrig)
+        out |= m & 15
+        if (m >> 4) & free:
+            return out | (m & 0xF0)
+    return out
+
+
+def _heading(state):
+    return MOVES.index(state.moves[-1]) if state.steps else 1
+
+
+class Program:
+    """A rule set's compiled form: rule codes in order plus the pattern table.
+
+    >>> from labyrinth.engine import State
+    >>> from labyrinth.rules import get_rule_set
+    >>> get_rule_set("default").program().open_moves(State.from_moves(5, "RRRRDLLL"))
+    'L'
+    """
+
+    def __init__(self, rules):
+        specs, order = [], []
+        for rule in rules:
+            if rule.code >= PATTERN_BASE:
+                order.append(PATTERN_BASE + len(specs))
+                specs.append(rule.spec)
+            else:
+                order.append(rule.code)
+        self.order = np.array(order, dtype=np.int32)
+        self.patterns = PatternTable(specs)
+        self.trig = np.zeros((4, MAX_TRIGGERS), dtype=np.int32)
+        self.ntrig = np.zeros(4, dtype=np.int32)
+        self.area = np.zeros((4, 3), dtype=np.int32)
+        self.window = np.zeros(5, dtype=np.uint64)
+
+    def open_moves(self, state):
+        """Letters of the open moves at ``state`` (U, D, L, R order)."""
+        if state.at_end():
+            return ""
+        t = Tables.of(state.board)
+        taken = np.array(state.taken, dtype=np.uint8)
+        mask = decide(self.order, t.nb, t.colour, t.n, t.end, taken, state.head, _heading(state),
+                      state.free_count, t.scratch(), self.area, *self.patterns.arrays(), self.window, self.trig,
+                      self.ntrig)
+        return "".join(m for d, m in enumerate(MOVES) if mask >> d & 1)
+
+
+def rule_effects(rule, state):
+    """The :class:`Effect` s of one compiled rule at ``state``, with trigger cells."""
+    if state.at_end():
+        return []
+    t = Tables.of(state.board)
+    table = rule.table() if rule.code >= PATTERN_BASE else _EMPTY_TABLE
+    trig = np.zeros((4, MAX_TRIGGERS), dtype=np.int32)
+    ntrig = np.zeros(4, dtype=np.int32)
+    area = np.full((4, 3), _UNKNOWN, dtype=np.int32)
+    window = np.zeros(5, dtype=np.uint64)
+    taken = np.array(state.taken, dtype=np.uint8)
+    m = rule_masks(rule.code, t.nb, t.colour, t.n, t.end, taken, state.head, _heading(state), state.free_count,
+                   t.scratch(), area, *table.arrays(), window, trig, ntrig)
+    out = []
+    for d, move in enumerate(MOVES):
+        for kind, bit in (("disable", 1 << d), (FORCE, 1 << (d + 4))):
+            if m & bit:
+                cells = tuple(int(c) for c in trig[d, : ntrig[d]])
+                out.append(Effect(rule.name, kind, move, cells))
+    return out
+
+
+_EMPTY_TABLE = PatternTable([])
+
+
+def _run_arrays(program, board):
+    t = Tables.of(board)
+    return (program.order, t.nb, t.colour, t.n, t.end, *program.patterns.arrays())
+
+
+class _Runner:
+    """The compiled walker's entry points (random walks, runs, enumeration) for a Program."""
+
+    def __init__(self, program):
+        self.program = program
+
+    def walk(self, start, seed, index=0):
+        """A seeded random walk from ``start``: ``(path cells, outcome)`` with outcome COMPLETE/STUCK."""
+        from labyrinth.rules import walks
+
+        p = self.program
+        board = start.board
+        taken = np.array(start.taken, dtype=np.uint8)
+        path = np.empty(board.size, dtype=np.int32)
+        path[: len(start.path)] = start.path
+        length, outcome = walks.random_walk(*_run_arrays(p, board), taken, path, len(start.path),
+                                            np.uint64(walks.walk_seed(seed, index)), Tables.of(board).scratch(),
+                                            p.area, p.window, p.trig, p.ntrig)
+        return path[:length].tolist(), outcome
+
+    def runs_until_stuck(self, board, seed, first_walk, cap):
+        """Completed walks before the first stuck one, from walk ``first_walk`` on: ``(completed, run)``."""
+        from labyrinth.rules import walks
+
+        p = self.program
+        done, run = walks.runs_until_stuck(*_run_arrays(p, board), seed, first_walk, cap,
+                                           Tables.of(board).scratch(), p.area, p.window, p.trig, p.ntrig)
+        return int(done), int(run)
+
+    def enumerate(self, start, progress=None, chunk=200_000):
+        """Keep-left enumeration below ``start``: ``(walkthroughs, stuck, nodes, first stuck cells)``.
+
+        ``progress(walkthroughs)`` is called between chunks of ``chunk`` nodes.
+        """
+        from labyrinth.rules import walks
+
+        p = self.program
+        board = start.board
+        size = board.size
+        taken = np.array(start.taken, dtype=np.uint8)
+        path = np.empty(size, dtype=np.int32)
+        path[: len(start.path)] = start.path
+        frame = np.array([-1], dtype=np.int64)
+        cand = np.zeros((size, 3), dtype=np.int8)
+        ncand = np.zeros(size, dtype=np.int8)
+        idx = np.zeros(size, dtype=np.int8)
+        counters = np.zeros(4, dtype=np.int64)
+        first = np.empty(size, dtype=np.int32)
+        scratch = Tables.of(board).scratch()
+        arrays = _run_arrays(p, board)
+        while not walks.enumerate_chunk(*arrays, taken, path, len(start.path) - 1, frame, cand, ncand, idx,
+                                        counters, first, chunk, scratch, p.area, p.window, p.trig, p.ntrig):
+            if progress is not None:
+                progress(int(counters[0]))
+        if progress is not None:
+            progress(int(counters[0]))
+        stuck_path = first[: counters[3]].tolist() if counters[3] else None
+        return int(counters[0]), int(counters[1]), int(counters[2]), stuck_path
+
+
+Program.runner = property(lambda self: _Runner(self), doc="The compiled walker for this program.")

@@ -1,0 +1,191 @@
+"""The walker core in numba: seeded random walks, runs until stuck, keep-left enumeration.
+
+These kernels drive a compiled rule set (:mod:`labyrinth.rules.program`);
+:mod:`labyrinth.engine.walker` is the front end that picks them when a rule
+set is compiled, and falls back to Python otherwise (the ``oracle`` set).
+
+Random numbers come from splitmix64 (Steele, Lea and Flood 2014, "Fast
+splittable pseudorandom number generators"), seeded per walk from
+``(seed, walk index)``, so a walk depends only on its seed and number.
+"""
+
+import numpy as np
+from numba import njit
+
+from labyrinth.rules.frame import LEFT_DIR, RIGHT_DIR
+from labyrinth.rules.program import decide
+
+__all__ = ["COMPLETE", "STUCK", "enumerate_chunk", "random_walk", "runs_until_stuck", "walk_seed"]
+
+COMPLETE = 1
+STUCK = 0
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True)
+def _mix(z):
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def walk_seed(seed, index):
+    """The random state of walk ``index`` of a campaign seeded ``seed``."""
+    return _mix(np.uint64(seed) * _GOLDEN + _mix(np.uint64(index) + _GOLDEN))
+
+
+@njit(cache=True)
+def _direction(nb, a, b):
+    for d in range(4):
+        if nb[a, d] == b:
+            return d
+    return 1
+
+
+@njit(cache=True)
+def random_walk(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
+                taken, path, length, rng, scratch, area, window, trig, ntrig):
+    """Extend ``path[:length]`` uniformly among the open moves until complete or stuck.
+
+    ``taken`` must mark exactly the path's cells. Returns ``(length, outcome)``.
+    """
+    size = n * n
+    head = path[length - 1]
+    heading = _direction(nb, path[length - 2], head) if length > 1 else 1
+    state = rng
+    while True:
+        free_count = size - length
+        if head == end:
+            return length, COMPLETE if free_count == 0 else STUCK
+        mask = decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
+                      cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
+        if mask == 0:
+            return length, STUCK
+        k = 0
+        for d in range(4):
+            k += (mask >> d) & 1
+        state += _GOLDEN
+        pick = int(_mix(state) % np.uint64(k))
+        for d in range(4):
+            if (mask >> d) & 1:
+                if pick == 0:
+                    break
+                pick -= 1
+        head = nb[head, d]
+        heading = d
+        taken[head] = 1
+        path[length] = head
+        length += 1
+
+
+@njit(cache=True)
+def runs_until_stuck(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
+                     seed, first_walk, cap, scratch, area, window, trig, ntrig):
+    """Walk from the empty line with walk indices ``first_walk, first_walk + 1, ...`` until
+    one is stuck or ``cap`` walks completed. Returns ``(completed, walks_run)``.
+    """
+    size = n * n
+    taken = np.zeros(size, dtype=np.uint8)
+    path = np.empty(size, dtype=np.int32)
+    done = 0
+    while done < cap:
+        taken[:] = 0
+        taken[0] = 1
+        path[0] = 0
+        length, outcome = random_walk(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force,
+                                      nmin, nmax, forbid, taken, path, 1, walk_seed(seed, first_walk + done),
+                                      scratch, area, window, trig, ntrig)
+        if outcome == STUCK:
+            return done, done + 1
+        done += 1
+    return done, done
+
+
+@njit(cache=True)
+def _expand(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
+            taken, path, depth, cand, ncand, idx, scratch, area, window, trig, ntrig):
+    """Fill the keep-left ordered open moves at ``depth``; returns their number."""
+    head = path[depth]
+    heading = _direction(nb, path[depth - 1], head) if depth > 0 else 1
+    mask = decide(order, nb, colour, n, end, taken, head, heading, n * n - depth - 1, scratch, area,
+                  cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
+    k = 0
+    for j in range(3):
+        d = LEFT_DIR[heading] if j == 0 else heading if j == 1 else RIGHT_DIR[heading]
+        if (mask >> d) & 1:
+            cand[depth, k] = d
+            k += 1
+    ncand[depth] = k
+    idx[depth] = 0
+    return k
+
+
+@njit(cache=True)
+def enumerate_chunk(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
+                    taken, path, base, frame, cand, ncand, idx, counters, first_stuck, budget,
+                    scratch, area, window, trig, ntrig):
+    """Resumable keep-left enumeration below ``path[:base + 1]``; at most ``budget`` nodes per call.
+
+    ``frame[0]`` is the current depth (``-1``: not started). ``counters`` =
+    (walkthroughs, stuck leaves, nodes, length of the first stuck path or 0);
+    the first stuck path is copied to ``first_stuck``. Returns True when done.
+    """
+    size = n * n
+    depth = frame[0]
+    steps = 0
+    if depth < 0:
+        depth = base
+        counters[2] += 1
+        if _leaf(nb, end, path, depth, size, counters, first_stuck):
+            frame[0] = depth
+            return True
+        if _expand(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
+                   taken, path, depth, cand, ncand, idx, scratch, area, window, trig, ntrig) == 0:
+            _stuck(path, depth, counters, first_stuck)
+            frame[0] = depth
+            return True
+    while steps < budget:
+        if idx[depth] < ncand[depth]:
+            d = cand[depth, idx[depth]]
+            idx[depth] += 1
+            w = nb[path[depth], d]
+            depth += 1
+            path[depth] = w
+            taken[w] = 1
+            counters[2] += 1
+            steps += 1
+            if _leaf(nb, end, path, depth, size, counters, first_stuck):
+                ncand[depth] = 0
+                idx[depth] = 0
+            elif _expand(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
+                         taken, path, depth, cand, ncand, idx, scratch, area, window, trig, ntrig) == 0:
+                _stuck(path, depth, counters, first_stuck)
+        else:
+            if depth == base:
+                frame[0] = depth
+                return True
+            taken[path[depth]] = 0
+            depth -= 1
+    frame[0] = depth
+    return False
+
+
+@njit(cache=True)
+def _leaf(nb, end, path, depth, size, counters, first_stuck):
+    """Count a walkthrough or a line stuck on the end corner; True if ``path[depth]`` is a leaf."""
+    if path[depth] != end:
+        return False
+    if depth == size - 1:
+        counters[0] += 1
+    else:
+        _stuck(path, depth, counters, first_stuck)
+    return True
+
+
+@njit(cache=True)
+def _stuck(path, depth, counters, first_stuck):
+    counters[1] += 1
+    if counters[3] == 0:
+        counters[3] = depth + 1
+        first_stuck[: depth + 1] = path[: depth + 1]
