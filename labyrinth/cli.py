@@ -40,7 +40,7 @@ def _parser():
 
     walk = sub.add_parser("walk", help="one seeded random walk under a rule set")
     walk.add_argument("-n", type=int, required=True, help="board size (odd, >= 3)")
-    walk.add_argument("--rules", default="none", help="rule set: none or oracle")
+    _rules_args(walk)
     walk.add_argument("--seed", type=int, default=0)
     walk.add_argument("--json", action="store_true")
     walk.set_defaults(run=_walk)
@@ -48,18 +48,60 @@ def _parser():
     enum = sub.add_parser("enumerate", help="every walk in keep-left order: walkthroughs and stuck leaves")
     enum.add_argument("-n", type=int, help="board size (odd, >= 3), from the start")
     enum.add_argument("--from", dest="prefix", metavar="N:MOVES", help="enumerate below a saved prefix")
-    enum.add_argument("--rules", default="none", help="rule set: none or oracle")
+    _rules_args(enum)
     enum.add_argument("--json", action="store_true")
     enum.add_argument("--no-progress", action="store_true")
     enum.set_defaults(run=_enumerate)
+
+    stats = sub.add_parser("stats", help="the study's statistic: walkthroughs completed before the first stuck walk")
+    stats.add_argument("-n", required=True, metavar="N[,N...]", help="board sizes, e.g. 9,11,13")
+    stats.add_argument("--runs", type=int, default=1000, help="runs per size (the study used 1000)")
+    _rules_args(stats)
+    stats.add_argument("--seed", type=int, default=0)
+    stats.add_argument("--cap", type=int, default=100_000, metavar="K",
+                       help="stop a run after K walkthroughs (counted as K, reported as censored)")
+    stats.add_argument("--json", action="store_true")
+    stats.add_argument("--no-progress", action="store_true")
+    stats.set_defaults(run=_stats)
+
+    rules = sub.add_parser("rules", help="list, show, lint or mine rules")
+    rsub = rules.add_subparsers(dest="rules_command", required=True)
+    rlist = rsub.add_parser("list", help="the rules of a rule set, in the order they are asked")
+    _rules_args(rlist)
+    rlist.set_defaults(run=_rules_list)
+    rshow = rsub.add_parser("show", help="one rule: what it does, and its drawing for pattern rules")
+    rshow.add_argument("name")
+    _rules_args(rshow)
+    rshow.set_defaults(run=_rules_show)
+    rlint = rsub.add_parser("lint", help="check rule files; one line per rule, or the first error")
+    rlint.add_argument("files", nargs="+", metavar="FILE")
+    rlint.set_defaults(run=_rules_lint)
+    rmine = rsub.add_parser("mine", help="mine sound pattern rules from the stuck cases of an exhaustive run")
+    rmine.add_argument("-n", type=int, required=True, help="board size; exhaustive, so 5 or 7")
+    rmine.add_argument("--rules", default="universal", help="base rule set (default: universal)")
+    rmine.add_argument("--radius", type=int, default=3, help="window radius around the head (1-3)")
+    rmine.add_argument("-o", "--output", metavar="FILE", help="write the rule file here (default: stdout)")
+    rmine.set_defaults(run=_rules_mine)
     return parser
+
+
+def _rules_args(p):
+    p.add_argument("--rules", default="default",
+                   help="rule set: default, universal, none, oracle, or a .rule file (universal rules + its patterns)")
+    p.add_argument("--off", default="", metavar="RULE[,RULE...]", help="switch these rules off")
+
+
+def _rule_set(args):
+    from labyrinth.rules import get_rule_set
+
+    off = [r for r in args.off.split(",") if r]
+    return get_rule_set(args.rules, off=off)
 
 
 def _walk(args):
     from labyrinth.engine.walker import random_walk
-    from labyrinth.rules import get_rule_set
 
-    walk = random_walk(args.n, get_rule_set(args.rules), args.seed)
+    walk = random_walk(args.n, _rule_set(args), args.seed)
     if args.json:
         _emit({"state": walk.state.compact(), "outcome": walk.outcome, "stuck_step": walk.stuck_step})
     else:
@@ -71,15 +113,19 @@ def _walk(args):
 def _enumerate(args):
     from labyrinth.engine import State, parse_state
     from labyrinth.engine.walker import enumerate_walks
-    from labyrinth.rules import get_rule_set
 
     if (args.n is None) == (args.prefix is None):
         raise LabyrinthError("enumerate: give exactly one of -n N or --from N:MOVES")
     start = parse_state(args.prefix, source=args.prefix) if args.prefix else State.from_moves(args.n, "")
-    rules = get_rule_set(args.rules)
+    rules = _rule_set(args)
     bar = _progress(None, disable=args.no_progress or args.json)
     bar.unit = "walkthrough"
-    result = enumerate_walks(start, rules, progress=lambda k: bar.update())
+
+    def progress(k):
+        bar.n = k
+        bar.refresh()
+
+    result = enumerate_walks(start, rules, progress=progress)
     bar.close()
     out = {"start": start.compact(), "rules": rules.name, "walkthroughs": result.walkthroughs,
            "stuck": result.stuck, "nodes": result.nodes, "seconds": round(result.seconds, 3)}
@@ -87,6 +133,117 @@ def _enumerate(args):
         _emit(out)
     else:
         print("  ".join(f"{k}: {v}" for k, v in out.items()))
+    return EXIT_OK
+
+
+def _stats(args):
+    from labyrinth.engine.board import Board
+    from labyrinth.engine.walker import STUDY_7X7_RULES, walk_statistics
+
+    try:
+        sizes = [int(v) for v in args.n.split(",") if v]
+    except ValueError:
+        raise LabyrinthError("board sizes must be odd integers separated by commas", token=args.n) from None
+    for n in sizes:
+        Board(n)
+    if args.runs < 1 or args.cap < 1:
+        raise LabyrinthError("--runs and --cap must be at least 1", token=f"{args.runs},{args.cap}")
+    rules = _rule_set(args)
+    rows = []
+    for n in sizes:
+        bar = _progress(args.runs, disable=args.no_progress or args.json)
+        bar.unit = "run"
+        bar.set_description(f"{n}x{n}")
+
+        def progress(k, bar=bar):
+            bar.n = k
+            bar.refresh()
+
+        st = walk_statistics(n, rules, args.runs, args.seed, cap=args.cap, progress=progress)
+        bar.close()
+        row = {"n": n, "rules": rules.name, "runs": st.runs, "mean": round(st.mean, 3), "ci95": [round(st.low, 3),
+               round(st.high, 3)], "study": STUDY_7X7_RULES.get(n), "completion_rate": round(st.completion_rate, 4),
+               "walks": st.walks, "censored": st.censored, "seconds": round(st.seconds, 2)}
+        rows.append(row)
+        if args.json:
+            _emit(row)
+    if not args.json:
+        print(f"rules: {rules.name}, {args.runs} runs per size, seed {args.seed}")
+        print(f"{'n':>3}  {'mean':>9}  {'95% CI':>19}  {'study':>6}  {'complete':>8}  {'walks':>9}  {'censored':>8}  "
+              f"{'seconds':>7}")
+        for r in rows:
+            ci = f"{r['ci95'][0]:.2f}..{r['ci95'][1]:.2f}"
+            study = "-" if r["study"] is None else f"{r['study']:.1f}"
+            print(f"{r['n']:>3}  {r['mean']:>9.2f}  {ci:>19}  {study:>6}  {r['completion_rate']:>8.3f}  "
+                  f"{r['walks']:>9}  {r['censored']:>8}  {r['seconds']:>7.1f}")
+    return EXIT_OK
+
+
+def _rules_list(args):
+    rules = _rule_set(args)
+    inner = getattr(rules, "rules", None)
+    if inner is None:
+        print(f"{rules.name}: a move is open only if the oracle finds a completion after it")
+        return EXIT_OK
+    width = max([len(r.name) for r in inner] + [4])
+    for r in inner:
+        state = "off" if r.name in rules.off else "on"
+        kind = getattr(r, "kind", "")
+        spec = getattr(r, "spec", None)
+        sizes = spec.sizes if spec is not None else "all"
+        print(f"{r.name:<{width}}  {state:<3}  {kind:<7}  sizes {sizes:<6}  {getattr(r, 'summary', '')}".rstrip())
+    return EXIT_OK
+
+
+def _rules_show(args):
+    rules = _rule_set(args)
+    for r in getattr(rules, "rules", ()):
+        if r.name == args.name:
+            spec = getattr(r, "spec", None)
+            print(f"{r.name}: {r.kind}; {getattr(r, 'summary', '') or '(no description)'}")
+            if spec is None:
+                print(f"universal rule, code in {type(r).__module__}")
+            else:
+                rot = {(): "no", ("left",): "left", ("right",): "right", ("left", "right"): "both"}[spec.rotate]
+                print(f"sizes {spec.sizes}; mirror {'yes' if spec.mirror else 'no'}; rotate {rot}; "
+                      f"from {spec.source}:{spec.line}")
+                for row in spec.grid:
+                    print("  " + row)
+            return EXIT_OK
+    raise LabyrinthError(f"no such rule in {rules.name}", token=args.name)
+
+
+def _rules_lint(args):
+    from labyrinth.rules import load_rules
+
+    for path in args.files:
+        for spec in load_rules(path):
+            print(f"{path}:{spec.line}: {spec.name}: ok ({spec.kind}, sizes {spec.sizes}, "
+                  f"{len(spec.cells)} conditions)")
+    return EXIT_OK
+
+
+def _rules_mine(args):
+    from labyrinth.engine.board import Board
+    from labyrinth.rules.mining import format_rules, mine
+
+    Board(args.n)
+    if not 1 <= args.radius <= 3:
+        raise LabyrinthError("--radius must be 1, 2 or 3", token=str(args.radius))
+    rules = _rule_set(args)
+    if not getattr(rules, "compiled", lambda: False)():
+        raise LabyrinthError("mining needs a compiled base rule set (not oracle)", token=args.rules)
+    mined = mine(args.n, rules, radius=args.radius)
+    header = (f"# mined by `labyrinth rules mine -n {args.n} --radius {args.radius} --rules {args.rules}`\n"
+              f"# {mined.dead} topmost dead moves, {mined.covered} covered by {len(mined.specs)} rules, "
+              f"{mined.inseparable} not separable within radius {args.radius}")
+    text = format_rules(mined.specs, header)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    print(f"{len(mined.specs)} rules cover {mined.covered} of {mined.dead} dead moves "
+          f"({mined.inseparable} inseparable at radius {args.radius})", file=sys.stderr)
     return EXIT_OK
 
 

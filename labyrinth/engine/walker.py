@@ -18,7 +18,12 @@ import time
 
 from labyrinth.engine.state import State
 
-__all__ = ["Enumeration", "Walk", "enumerate_walks", "heading", "keep_left_order", "random_walk"]
+__all__ = ["Enumeration", "STUDY_7X7_RULES", "Walk", "WalkStats", "enumerate_walks", "heading", "keep_left_order",
+           "random_walk", "walk_statistics"]
+
+#: the study's statistic for its 7x7 rule set: mean walkthroughs completed before the
+#: first stuck walk, over 1000 attempts, per board size (one-way-labyrinth-study.txt)
+STUDY_7X7_RULES = {9: 19.5, 11: 5.7, 13: 2.6, 15: 1.2, 17: 0.7, 19: 0.4, 21: 0.2}
 
 _LEFT = {"D": "R", "U": "L", "R": "U", "L": "D"}
 _RIGHT = {"D": "L", "U": "R", "R": "D", "L": "U"}
@@ -119,3 +124,60 @@ def enumerate_walks(start, rules, progress=None):
         # push in reverse so that the leftmost move is explored first
         stack.extend(state.after(m) for m in reversed(ordered))
     return Enumeration(walkthroughs, stuck, nodes, time.perf_counter() - t0, first_stuck)
+
+
+@dataclasses.dataclass(frozen=True)
+class WalkStats:
+    """The study's statistic on one board size: walkthroughs completed before the first stuck walk.
+
+    ``mean`` over ``runs`` runs, with a 95% confidence interval ``low``..``high``
+    (normal approximation); ``censored`` runs reached ``cap`` walkthroughs
+    without getting stuck and count as ``cap``.
+    """
+
+    n: int
+    runs: int
+    mean: float
+    low: float
+    high: float
+    censored: int
+    walks: int
+    seconds: float
+
+    @property
+    def completion_rate(self):
+        """The fraction of walks that completed."""
+        stuck = self.walks - round(self.mean * self.runs)
+        return 1 - stuck / self.walks if self.walks else 0.0
+
+
+def walk_statistics(n, rules, runs, seed, cap=100_000, progress=None):
+    """Run ``runs`` times: walk from the empty line until a walk gets stuck; count the completions.
+
+    Run ``r`` uses the walks numbered ``r * 2**32, r * 2**32 + 1, ...`` of the
+    seed, so every run is reproducible on its own. ``progress(r)`` is called
+    after each run.
+    """
+    t0 = time.perf_counter()
+    runner = _runner(rules)
+    samples, walks, censored = [], 0, 0
+    start = State.from_moves(n, "")
+    for r in range(runs):
+        if runner is not None:
+            done, ran = runner.runs_until_stuck(start.board, seed, r << 32, cap)
+        else:
+            done = ran = 0
+            while done < cap:
+                ran += 1
+                if random_walk(n, rules, (seed, r, ran)).outcome != "complete":
+                    break
+                done += 1
+        samples.append(done)
+        walks += ran
+        censored += done >= cap
+        if progress is not None:
+            progress(r + 1)
+    mean = sum(samples) / runs
+    var = sum((x - mean) ** 2 for x in samples) / (runs - 1) if runs > 1 else 0.0
+    half = 1.96 * (var / runs) ** 0.5
+    return WalkStats(n, runs, mean, max(0.0, mean - half), mean + half, censored, walks, time.perf_counter() - t0)

@@ -29,7 +29,8 @@ def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scrat
     """Moves rule ``code`` disables (bits 0-3) or forces (bits 4-7); triggers in ``trig``.
 
     ``area`` caches the area analysis per direction (status, two bounding cells)
-    so that the four area rules share one analysis per step; ``window[4]`` is
+    so that the four area rules share one analysis per step (``area[4, 0]`` is
+    the analysis' reach, LOCAL or GLOBAL); ``window[4]`` is
     nonzero once ``window[:4]`` holds the pattern window of this state.
     """
     for d in range(4):
@@ -50,7 +51,7 @@ def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scrat
         if area[d, 0] == _UNKNOWN:
             scratch[8, 0] = -1
             scratch[8, 1] = -1
-            area[d, 0] = area_status(nb, colour, n, end, taken, head, d, free_count, scratch)
+            area[d, 0] = area_status(nb, colour, n, end, taken, head, d, free_count, scratch, area[4, 0])
             area[d, 1] = scratch[8, 0]
             area[d, 2] = scratch[8, 1]
         s = area[d, 0]
@@ -149,6 +150,14 @@ def _pattern_run(order, i, j, free, n, head, heading, window, cells, ncells, mar
     return out
 
 
+def _reach(rules):
+    """The area analysis' reach for these rules (one per rule set)."""
+    reaches = {r.reach for r in rules if hasattr(r, "reach")}
+    if len(reaches) > 1:
+        raise ValueError("area rules of one rule set must share one reach")
+    return areas.LOCAL if reaches == {"local"} else areas.GLOBAL
+
+
 def _heading(state):
     return MOVES.index(state.moves[-1]) if state.steps else 1
 
@@ -174,7 +183,8 @@ class Program:
         self.patterns = PatternTable(specs)
         self.trig = np.zeros((4, MAX_TRIGGERS), dtype=np.int32)
         self.ntrig = np.zeros(4, dtype=np.int32)
-        self.area = np.zeros((4, 3), dtype=np.int32)
+        self.area = np.zeros((5, 3), dtype=np.int32)
+        self.area[4, 0] = _reach(rules)
         self.window = np.zeros(5, dtype=np.uint64)
 
     def open_moves(self, state):
@@ -197,7 +207,8 @@ def rule_effects(rule, state):
     table = rule.table() if rule.code >= PATTERN_BASE else _EMPTY_TABLE
     trig = np.zeros((4, MAX_TRIGGERS), dtype=np.int32)
     ntrig = np.zeros(4, dtype=np.int32)
-    area = np.full((4, 3), _UNKNOWN, dtype=np.int32)
+    area = np.full((5, 3), _UNKNOWN, dtype=np.int32)
+    area[4, 0] = _reach([rule])
     window = np.zeros(5, dtype=np.uint64)
     taken = np.array(state.taken, dtype=np.uint8)
     m = rule_masks(rule.code, t.nb, t.colour, t.n, t.end, taken, state.head, _heading(state), state.free_count,
