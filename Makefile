@@ -20,9 +20,10 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2
 
-## bench: the oracle benchmark recorded in reports/BENCHMARKS.md
+## bench: the oracle and walker benchmarks recorded in reports/BENCHMARKS.md
 bench: $(STAMP)
 	$(BIN)/python bench/oracle.py
+	$(BIN)/python bench/walker.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

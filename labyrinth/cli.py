@@ -94,7 +94,7 @@ def _rules_args(p):
 def _rule_set(args):
     from labyrinth.rules import get_rule_set
 
-    off = [r for r in args.off.split(",") if r]
+    off = [r for r in getattr(args, "off", "").split(",") if r]
     return get_rule_set(args.rules, off=off)
 
 

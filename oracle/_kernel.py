@@ -27,7 +27,7 @@ def _expand(nb, colour, end, taken, path, depth, free_count, cand, ncand, idx, s
     r = check(nb, colour, end, taken, head, free_count, scratch)
     if r == DEAD:
         return 0
-    if radius > 0 and not pockets(nb, colour, end, taken, head, free_count, radius, scratch):
+    if radius > 0 and pockets(nb, colour, end, taken, head, free_count, radius, scratch) != 0:
         return 0
     if r >= 0:
         cand[depth, 0] = r

@@ -66,8 +66,8 @@ def prune(state, radius=0):
     r = _kernel.check(t.nb, t.colour, state.board.end, taken, state.head, state.free_count, t.scratch)
     if r == _kernel.DEAD:
         return "dead"
-    if radius and not _kernel.pockets(t.nb, t.colour, state.board.end, taken, state.head, state.free_count,
-                                      radius, t.scratch):
+    if radius and _kernel.pockets(t.nb, t.colour, state.board.end, taken, state.head, state.free_count,
+                                      radius, t.scratch) != 0:
         return "dead"
     return None if r == _kernel.OPEN else MOVES[r]
 

@@ -89,9 +89,12 @@ def test_timeout_is_unknown_with_exit_3():
 
 
 def test_enumerate_5x5_counts(capsys):
-    assert main(["enumerate", "-n", "5", "--json"]) == 0
+    assert main(["enumerate", "-n", "5", "--rules", "none", "--json"]) == 0
     obj = json.loads(capsys.readouterr().out)
     assert (obj["walkthroughs"], obj["stuck"], obj["nodes"]) == (104, 26_124, 90_111)
+    assert main(["enumerate", "-n", "5", "--json"]) == 0  # the default rules
+    obj = json.loads(capsys.readouterr().out)
+    assert (obj["rules"], obj["walkthroughs"], obj["stuck"]) == ("default", 104, 0)
 
 
 def test_walk_is_seeded_and_oracle_walks_complete(capsys):
@@ -107,7 +110,63 @@ def test_walk_is_seeded_and_oracle_walks_complete(capsys):
     (["walk", "-n", "7", "--rules", "magic"], "magic"),
     (["enumerate"], "exactly one"),
     (["enumerate", "--from", "7:RRL"], "revisits"),
+    (["walk", "-n", "7", "--off", "c-shap"], "c-shap"),
+    (["stats", "-n", "9,x"], "9,x"),
+    (["stats", "-n", "10"], "10"),
+    (["rules", "show", "nothing-like-it"], "nothing-like-it"),
+    (["rules", "mine", "-n", "5", "--radius", "4"], "radius"),
 ])
 def test_walker_commands_reject_bad_input(args, needle):
     code, out, err = run(*args)
     assert code == 2 and needle in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_walk_under_the_default_rules_prints_the_path_and_outcome(capsys):
+    assert main(["walk", "-n", "21", "--rules", "default", "--seed", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("21:") and (out[1] == "complete" or out[1].startswith("stuck at step "))
+
+
+def test_stats_json_against_the_study(capsys):
+    assert main(["stats", "-n", "9,11", "--runs", "30", "--seed", "3", "--json", "--rules", "fast"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["n"] for r in rows] == [9, 11] and [r["study"] for r in rows] == [19.5, 5.7]
+    for r in rows:
+        assert r["ci95"][0] <= r["mean"] <= r["ci95"][1] and r["walks"] >= r["runs"] == 30
+
+
+def test_rules_list_show_and_lint(capsys, tmp_path):
+    assert main(["rules", "list", "--off", "count-area"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:3] == ["c-shape", "on", "force"]
+    assert any(line.split()[:2] == ["count-area", "off"] for line in lines)
+    assert main(["rules", "show", "mined-7-1"]) == 0
+    shown = capsys.readouterr().out
+    assert "sizes 7" in shown and " H " in shown + " "
+    good = tmp_path / "good.rule"
+    good.write_text("name: wall-ahead\nsizes: 9..\ngrid:\n  ? X ?\n  ? x ?\n  ? H ?\n")
+    assert main(["rules", "lint", str(good)]) == 0
+    assert "wall-ahead: ok" in capsys.readouterr().out
+    bad = tmp_path / "bad.rule"
+    bad.write_text("name: broken\ngrid:\n  ? Z ?\n  ? H ?\n")
+    code, out, err = run("rules", "lint", str(bad))
+    assert code == 2 and f"{bad}:3" in err and "unknown symbol" in err and err.count("\n") == 1
+    # a rule file is also a rule set: the universal rules plus its patterns
+    assert main(["walk", "-n", "9", "--rules", str(good), "--seed", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["state"].startswith("9:")
+
+
+def test_rules_mine_writes_sound_rules(tmp_path):
+    # mining on top of no rules at all: the mined 5x5 rules must keep all 104 walkthroughs
+    out = tmp_path / "five.rule"
+    code, _, err = run("rules", "mine", "-n", "5", "--rules", "none", "--radius", "2", "-o", str(out))
+    assert code == 0 and "rules cover" in err
+    from labyrinth.engine import State
+    from labyrinth.engine.walker import enumerate_walks
+    from labyrinth.rules import PatternRule, RuleSet, load_rules
+
+    rules = RuleSet("mined", [PatternRule(s) for s in load_rules(out)])
+    base = enumerate_walks(State.from_moves(5, ""), RuleSet("none", []))
+    mined = enumerate_walks(State.from_moves(5, ""), rules)
+    assert mined.walkthroughs == base.walkthroughs == 104
+    assert mined.stuck < base.stuck / 10

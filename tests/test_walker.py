@@ -69,3 +69,69 @@ def test_random_walk_is_seeded_and_stuck_is_reported():
 def test_unknown_rule_set_is_a_one_line_error():
     with pytest.raises(LabyrinthError, match="unknown rule set"):
         get_rule_set("magic")
+
+
+# --- the compiled walker and the default rules ------------------------------------------------------
+
+def test_default_rules_on_5x5_and_7x7_keep_every_walkthrough_and_never_get_stuck():
+    # the acceptance figures: 104 and 111 712 walkthroughs (A001184), no stuck leaf
+    rules = get_rule_set("default")
+    five = enumerate_walks(State.from_moves(5, ""), rules)
+    assert (five.walkthroughs, five.stuck) == (104, 0)
+    seven = enumerate_walks(State.from_moves(7, ""), rules)
+    assert (seven.walkthroughs, seven.stuck) == (111_712, 0)
+    assert seven.first_stuck is None
+
+
+def test_fast_rules_keep_every_7x7_walkthrough_and_report_their_stuck_leaves():
+    result = enumerate_walks(State.from_moves(7, ""), get_rule_set("fast"))
+    assert result.walkthroughs == 111_712
+    if result.stuck:
+        # the first stuck state is a real line that the rules leave nowhere to go
+        s = result.first_stuck
+        assert not s.is_complete() and get_rule_set("fast").open_moves(s) == ""
+
+
+def test_compiled_and_python_enumeration_agree_on_a_subtree():
+    # the same rule set walked by the numba core and by the Python loop (through a wrapper)
+    rules = get_rule_set("default")
+
+    class Python:
+        def open_moves(self, state):
+            return rules.decide(state).open
+
+    start = State.from_moves(7, "DDDRRR")
+    fast = enumerate_walks(start, rules)
+    slow = enumerate_walks(start, Python())
+    assert (fast.walkthroughs, fast.stuck, fast.nodes) == (slow.walkthroughs, slow.stuck, slow.nodes)
+    assert fast.walkthroughs > 0
+
+
+def test_compiled_random_walks_follow_the_rules():
+    rules = get_rule_set("default")
+    for seed in range(20):
+        walk = random_walk(11, rules, seed)
+        state = walk.state
+        for k in range(state.steps):
+            assert state.moves[k] in rules.open_moves(state.prefix(k))
+        if walk.outcome == "stuck":
+            assert rules.open_moves(state) == "" and walk.stuck_step == state.steps
+        else:
+            assert state.is_complete()
+    assert random_walk(11, rules, 4) == random_walk(11, rules, 4)
+    assert random_walk(11, rules, 4) != random_walk(11, rules, 5)
+
+
+def test_walk_statistics_are_reproducible_and_consistent():
+    from labyrinth.engine.walker import walk_statistics
+
+    rules = get_rule_set("fast")
+    a = walk_statistics(9, rules, 50, seed=2)
+    b = walk_statistics(9, rules, 50, seed=2)
+    assert a.mean == b.mean and a.walks == b.walks
+    assert a.low <= a.mean <= a.high
+    # every run ends with one stuck walk: walks = completions + runs
+    assert a.walks == round(a.mean * a.runs) + a.runs
+    # the perfect walker never gets stuck: every run is censored at the cap
+    perfect = walk_statistics(5, get_rule_set("oracle"), 2, seed=0, cap=3)
+    assert (perfect.mean, perfect.censored) == (3, 2)

@@ -203,7 +203,7 @@ def blocks(nb, colour, end, taken, head, free_count, removed, scratch, culprit):
 @njit(cache=True)
 def pockets(nb, colour, end, taken, head, free_count, radius, scratch):
     """Two-cell cut check around the head: :func:`blocks` on G - a for every free
-    cell a (not the end) within Manhattan ``radius`` of the head; True if all pass.
+    cell a (not the end) within Manhattan ``radius`` of the head: PASS, or the first failure.
     """
     n = 1
     while n * n < taken.shape[0]:
@@ -217,6 +217,7 @@ def pockets(nb, colour, end, taken, head, free_count, radius, scratch):
             a = y * n + x
             if taken[a] or a == end:
                 continue
-            if blocks(nb, colour, end, taken, head, free_count, a, scratch, scratch[8]) != PASS:
-                return False
-    return True
+            verdict = blocks(nb, colour, end, taken, head, free_count, a, scratch, scratch[8])
+            if verdict != PASS:
+                return verdict
+    return PASS

@@ -169,7 +169,7 @@ def walk_statistics(n, rules, runs, seed, cap=100_000, progress=None):
             done = ran = 0
             while done < cap:
                 ran += 1
-                if random_walk(n, rules, (seed, r, ran)).outcome != "complete":
+                if random_walk(n, rules, f"{seed}/{r}/{ran}").outcome != "complete":
                     break
                 done += 1
         samples.append(done)

@@ -147,9 +147,8 @@ def area_status(nb, colour, n, end, taken, head, d, free_count, scratch, reach):
     verdict = UNTOUCHED
     if touched or reach == GLOBAL:
         verdict = _graph.blocks(nb, colour, end, taken, c, left, -1, scratch, scratch[8])
-        if verdict == _graph.PASS and reach == GLOBAL and not _graph.pockets(nb, colour, end, taken, c, left, 1,
-                                                                            scratch):
-            verdict = _graph.HANGING
+        if verdict == _graph.PASS and reach == GLOBAL:
+            verdict = _graph.pockets(nb, colour, end, taken, c, left, 1, scratch)
         if verdict == _graph.SPLIT or verdict == _graph.HEAD_CUT or verdict == _graph.HANGING:
             verdict = SEALED if border else SEALED_BY_LINE
     taken[c] = 0

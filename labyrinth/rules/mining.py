@@ -157,7 +157,7 @@ class Mined:
         self.specs = specs
         self.dead = dead  # topmost dead edges found
         self.covered = covered  # of those, matched by a mined rule
-        self.inseparable = inseparable  # their window equals an alive edge's: need a bigger radius
+        self.inseparable = inseparable  # window equals an alive edge's (or the move enters the end early)
         self.alive = alive  # distinct alive edges the rules were checked against
 
 
@@ -199,9 +199,16 @@ def _generalise(window, move, alive, radius):
     if not (count > 0).all():
         return None
     centre = radius * side + radius
+    mark = {0: centre - 1, 1: centre - side, 2: centre + 1}[move]
+    # the marked cell is an 'x': free or the end corner, whatever the window says
+    symbols[mark] = "."
+    mism[:, mark] = ~np.isin(same[:, mark], _ALLOWS["."])
+    count = mism.sum(axis=1)
+    if not (count > 0).all():
+        return None
     order = sorted(range(len(window)), key=lambda i: -((i // side - radius) ** 2 + (i % side - radius) ** 2))
     for i in order:
-        if i == centre:
+        if i == centre or i == mark:
             continue
         for weaker in _WEAKER[int(window[i])]:
             allowed = np.isin(same[:, i], _ALLOWS[weaker])
@@ -252,6 +259,9 @@ def mine(n, rules, radius=3, prefix="mined", progress=None):
         if covered[k]:
             continue
         window, move = dead[k, :-1], int(dead[k, -1])
+        if window[{0: centre - 1, 1: centre - side, 2: centre + 1}[move]] == END:
+            inseparable += 1  # a step onto the end corner too early: 'x' cannot say "the end corner"
+            continue
         symbols = _generalise(window, move, both, radius)
         if progress is not None:
             progress(k, len(dead))

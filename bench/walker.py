@@ -1,0 +1,71 @@
+"""Walker benchmark: random walks per second, keep-left enumeration time, the study's statistic.
+
+All rule sets run in one process, side by side. Usage::
+
+    python bench/walker.py [--seconds 5] [--sizes 9,11,13,15,17,19,21] [--runs 1000] [--seed 1]
+                           [--rules default,fast]
+"""
+
+import argparse
+import platform
+import time
+
+from labyrinth.engine import State
+from labyrinth.engine.walker import STUDY_7X7_RULES, enumerate_walks, walk_statistics
+from labyrinth.rules import get_rule_set
+
+
+def walks_per_second(rules, n, seconds, seed):
+    """Random walks from the empty line for ``seconds``: (walks/s, mean length, completion rate)."""
+    runner = rules.program().runner
+    start = State.from_moves(n, "")
+    runner.walk(start, seed)  # compile
+    t0 = time.perf_counter()
+    k = complete = steps = 0
+    while time.perf_counter() - t0 < seconds:
+        cells, outcome = runner.walk(start, seed, k)
+        k += 1
+        complete += outcome
+        steps += len(cells) - 1
+    dt = time.perf_counter() - t0
+    return k / dt, steps / k, complete / k
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--sizes", default="9,11,13,15,17,19,21")
+    ap.add_argument("--runs", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rules", default="default,fast")
+    args = ap.parse_args(argv)
+    names = args.rules.split(",")
+    sets = {name: get_rule_set(name) for name in names}
+    print(f"# machine: {platform.processor() or platform.machine()}, python {platform.python_version()}, one core")
+    print("\n## random 21x21 walks (one core)\n")
+    print("| rules | walks/s | mean steps | completed |")
+    print("|---|---|---|---|")
+    for name, rules in sets.items():
+        rate, length, done = walks_per_second(rules, 21, args.seconds, args.seed)
+        print(f"| {name} | {rate:,.0f} | {length:.0f} | {done:.3f} |")
+    print("\n## keep-left enumeration\n")
+    print("| rules | n | walkthroughs | stuck | nodes | seconds |")
+    print("|---|---|---|---|---|---|")
+    for name, rules in sets.items():
+        for n in (5, 7):
+            enumerate_walks(State.from_moves(5, ""), rules)  # compile
+            r = enumerate_walks(State.from_moves(n, ""), rules)
+            print(f"| {name} | {n} | {r.walkthroughs:,} | {r.stuck:,} | {r.nodes:,} | {r.seconds:.2f} |")
+    print(f"\n## walkthroughs before the first stuck walk ({args.runs} runs, seed {args.seed})\n")
+    print("| n | study (7x7 rules) | " + " | ".join(f"{name} mean [95% CI]" for name in names) + " |")
+    print("|---|---|" + "---|" * len(names))
+    for n in [int(s) for s in args.sizes.split(",")]:
+        cells = []
+        for name, rules in sets.items():
+            st = walk_statistics(n, rules, args.runs, args.seed)
+            cells.append(f"{st.mean:.2f} [{st.low:.2f}, {st.high:.2f}] ({st.seconds:.0f} s)")
+        print(f"| {n} | {STUDY_7X7_RULES.get(n, '-')} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
