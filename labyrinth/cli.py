@@ -64,6 +64,13 @@ def _parser():
     stats.add_argument("--no-progress", action="store_true")
     stats.set_defaults(run=_stats)
 
+    explain = sub.add_parser("explain", help="one state: its drawing, future lines, and which rule closed each move")
+    explain.add_argument("input", nargs="?", metavar="FILE", help="a research path file")
+    explain.add_argument("--moves", metavar="N:MOVES", help="a state in compact notation")
+    _rules_args(explain)
+    explain.add_argument("--json", action="store_true")
+    explain.set_defaults(run=_explain)
+
     rules = sub.add_parser("rules", help="list, show, lint or mine rules")
     rsub = rules.add_subparsers(dest="rules_command", required=True)
     rlist = rsub.add_parser("list", help="the rules of a rule set, in the order they are asked")
@@ -89,13 +96,16 @@ def _rules_args(p):
     p.add_argument("--rules", default="default",
                    help="rule set: default, universal, none, oracle, or a .rule file (universal rules + its patterns)")
     p.add_argument("--off", default="", metavar="RULE[,RULE...]", help="switch these rules off")
+    p.add_argument("--on", default="", metavar="RULE[,RULE...]",
+                   help="switch these optional rules on (future-lines)")
 
 
 def _rule_set(args):
     from labyrinth.rules import get_rule_set
 
     off = [r for r in getattr(args, "off", "").split(",") if r]
-    return get_rule_set(args.rules, off=off)
+    on = [r for r in getattr(args, "on", "").split(",") if r]
+    return get_rule_set(args.rules, off=off, on=on)
 
 
 def _walk(args):
@@ -176,6 +186,50 @@ def _stats(args):
             study = "-" if r["study"] is None else f"{r['study']:.1f}"
             print(f"{r['n']:>3}  {r['mean']:>9.2f}  {ci:>19}  {study:>6}  {r['completion_rate']:>8.3f}  "
                   f"{r['walks']:>9}  {r['censored']:>8}  {r['seconds']:>7.1f}")
+    return EXIT_OK
+
+
+def _explain(args):
+    from labyrinth.engine import parse_state
+    from labyrinth.engine.formats import load_trace
+    from labyrinth.engine.text import draw
+    from labyrinth.rules import future_lines
+
+    if (args.input is None) == (args.moves is None):
+        raise LabyrinthError("explain: give exactly one of FILE or --moves N:MOVES")
+    state = parse_state(args.moves, source=args.moves) if args.moves else _load_noting(load_trace, Path(args.input))
+    rules = _rule_set(args)
+    lines = future_lines(state)
+    moves = {}
+    if hasattr(rules, "decide"):
+        decision = rules.decide(state)
+        for m in state.open_moves():
+            blame = decision.disabled.get(m, ())
+            moves[m] = {"open": m in decision.open,
+                        "by": [{"rule": e.rule, "kind": e.kind, "cells": [state.board.xy(c) for c in e.cells]}
+                               for e in blame]}
+    else:
+        open_now = rules.open_moves(state)
+        moves = {m: {"open": m in open_now, "by": [] if m in open_now else [{"rule": rules.name}]}
+                 for m in state.open_moves()}
+    xy = state.board.xy
+    if args.json:
+        _emit({"state": state.compact(), "rules": rules.name, "moves": moves,
+               "future_lines": [[xy(c) for c in piece] for piece in lines.pieces],
+               "future_dead": lines.dead, "future_cells": [xy(c) for c in lines.cells]})
+        return EXIT_OK
+    marks = {c: "+" for piece in lines.pieces for c in piece if not state.taken[c]}
+    print(draw(state, marks))
+    print(f"rules: {rules.name}   ('+' marks future lines: forced pieces of line)")
+    for m, info in moves.items():
+        if info["open"]:
+            print(f"  {m}: open")
+        for e in info["by"]:
+            cells = " ".join(f"({x},{y})" for x, y in e.get("cells", ()))
+            print(f"  {m}: {e.get('kind', 'disable')}d by {e['rule']}" + (f" at {cells}" if cells else ""))
+    if lines.dead:
+        cells = " ".join(f"({x},{y})" for x, y in (xy(c) for c in lines.cells))
+        print(f"future lines: dead: {lines.dead} at {cells}")
     return EXIT_OK
 
 

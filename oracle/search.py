@@ -12,6 +12,7 @@ nothing when unused and yields ``unknown`` when hit.
 import numpy as np
 
 from labyrinth.engine import MOVES
+from labyrinth.engine._graph import GraphTables
 from oracle import _kernel
 from oracle.base import Oracle, expired
 
@@ -22,28 +23,6 @@ _CHUNK = 20_000
 #: the two-cell cut check around the head (slower per node, far fewer nodes on hard states).
 _FAST_NODES = 3_000
 _POCKET_RADIUS = 2
-
-
-class _Tables:
-    """Per-board read-only arrays shared by every query on that board size."""
-
-    _cache = {}
-
-    def __init__(self, board):
-        n = board.n
-        self.nb = np.ascontiguousarray(board.neighbours, dtype=np.int32)
-        self.colour = np.ascontiguousarray(board.colour, dtype=np.int32)
-        ex, ey = n - 1, n - 1
-        dist = np.array([abs(c % n - ex) + abs(c // n - ey) for c in range(board.size)], dtype=np.int64)
-        self.rank = (2 * n - dist).astype(np.int64)  # far from the end first
-        self.scratch = np.empty((9, board.size), dtype=np.int32)
-
-    @classmethod
-    def of(cls, board):
-        t = cls._cache.get(board.n)
-        if t is None:
-            t = cls._cache[board.n] = cls(board)
-        return t
 
 
 def prune(state, radius=0):
@@ -61,13 +40,13 @@ def prune(state, radius=0):
     """
     if state.at_end():
         return None if state.free_count == 0 else "dead"
-    t = _Tables.of(state.board)
+    t = GraphTables.of(state.board)
     taken = np.array(state.taken, dtype=np.uint8)
-    r = _kernel.check(t.nb, t.colour, state.board.end, taken, state.head, state.free_count, t.scratch)
+    r = _kernel.check(t.nb, t.colour, state.board.end, taken, state.head, state.free_count, t.work)
     if r == _kernel.DEAD:
         return "dead"
     if radius and _kernel.pockets(t.nb, t.colour, state.board.end, taken, state.head, state.free_count,
-                                      radius, t.scratch) != 0:
+                                      radius, t.work) != 0:
         return "dead"
     return None if r == _kernel.OPEN else MOVES[r]
 
@@ -104,7 +83,7 @@ class SearchOracle(Oracle):
         ``radius`` > 0 adds the two-cell cut check within that distance of the head.
         """
         board = state.board
-        t = _Tables.of(board)
+        t = GraphTables.of(board)
         size = board.size
         taken = np.array(state.taken, dtype=np.uint8)
         path = np.empty(size + 1, dtype=np.int32)
@@ -123,7 +102,7 @@ class SearchOracle(Oracle):
                     status = _kernel.BUDGET
                     break
             status = _kernel.search(t.nb, t.colour, board.end, taken, path, base, frame, cand, ncand,
-                                    idx, t.scratch, t.rank, radius, budget, counters)
+                                    idx, t.work, t.rank, radius, budget, counters)
             if status != _kernel.BUDGET:
                 break
             if expired(deadline):

@@ -170,3 +170,29 @@ def test_rules_mine_writes_sound_rules(tmp_path):
     mined = enumerate_walks(State.from_moves(5, ""), rules)
     assert mined.walkthroughs == base.walkthroughs == 104
     assert mined.stuck < base.stuck / 10
+
+
+def test_explain_blames_rules_and_draws_future_lines(capsys, corpus_files):
+    assert main(["explain", "--moves", "7:DDDDDDRRRRRUUUUUUL", "--on", "future-lines", "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["state"] == "7:DDDDDDRRRRRUUUUUUL" and set(obj["moves"]) == {"D", "L"}
+    assert not any(m["open"] for m in obj["moves"].values())
+    assert "future-lines" in {b["rule"] for m in obj["moves"].values() for b in m["by"]}
+    assert obj["future_dead"] and obj["future_cells"]
+    # without --on the aid is still drawn, but does not decide
+    assert main(["explain", "--moves", "5:RRDD"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "o##++" and "D: open" in out and "future-lines" not in out
+    # a corpus file explains too
+    assert main(["explain", str(corpus_files[0])]) == 0
+    assert "rules: default" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["explain"], "exactly one of"),
+    (["explain", "--moves", "6:RR"], "odd"),
+    (["explain", "--moves", "5:RR", "--on", "c-shapes"], "no such rule"),
+])
+def test_explain_rejects_bad_input(args, needle):
+    code, out, err = run(*args)
+    assert code == 2 and needle in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

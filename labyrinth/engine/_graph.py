@@ -20,10 +20,44 @@ cut vertex must then be an ancestor of the end, so segment colour sums are
 differences of subtree sums.
 """
 
+import numpy as np
 from numba import njit
 
 DEAD = -2
 OPEN = -1
+
+
+class GraphTables:
+    """Read-only arrays of one board size for the graph kernels, cached per size.
+
+    ``nb`` neighbours, ``colour`` checkerboard colours, ``rank`` (far from the
+    end first: the search's tie-break), ``work`` one shared scratch block for
+    single-threaded callers; :meth:`scratch` gives a fresh one.
+    """
+
+    _cache = {}
+
+    def __init__(self, board):
+        n = board.n
+        self.n = n
+        self.end = board.end
+        self.nb = np.ascontiguousarray(board.neighbours, dtype=np.int32)
+        self.colour = np.ascontiguousarray(board.colour, dtype=np.int32)
+        dist = np.array([abs(c % n - (n - 1)) + abs(c // n - (n - 1)) for c in range(board.size)], dtype=np.int64)
+        self.rank = (2 * n - dist).astype(np.int64)
+        self.work = self.scratch()
+
+    def scratch(self):
+        """Fresh scratch space for the graph kernels (one per thread of work)."""
+        return np.empty((9, self.n * self.n), dtype=np.int32)
+
+    @classmethod
+    def of(cls, board):
+        """The tables of ``board``'s size (built once)."""
+        t = cls._cache.get(board.n)
+        if t is None:
+            t = cls._cache[board.n] = cls(board)
+        return t
 
 #: :func:`blocks` verdicts: the graph passes, or the first condition it fails.
 PASS = 0

@@ -4,7 +4,8 @@
   cells; ordered rule sets with switch-off);
 * the study's universal rules: :mod:`~labyrinth.rules.cshape` and
   :mod:`~labyrinth.rules.areas` (near-border, older-line, count-area,
-  colour-imbalance);
+  colour-imbalance); :mod:`~labyrinth.rules.future`, the optional
+  future-lines aid (forced pieces of line, drawn, and a rule off by default);
 * :mod:`~labyrinth.rules.language` and :mod:`~labyrinth.rules.patterns`: the
   pattern-rule language for size-specific rules, shipped in ``library/``;
 * :mod:`~labyrinth.rules.program`: a rule set compiled for the numba walker;
@@ -15,6 +16,7 @@
 from labyrinth.rules.areas import ColourImbalance, CountArea, NearBorder, OlderLine
 from labyrinth.rules.base import CompiledRule, Decision, Effect, Rule, RuleSet
 from labyrinth.rules.cshape import CShape
+from labyrinth.rules.future import FutureLines, Lines, future_lines
 from labyrinth.rules.language import PatternSpec, load_rules, parse_rules
 from labyrinth.rules.patterns import PatternRule
 from labyrinth.rules.program import Program
@@ -27,7 +29,9 @@ __all__ = [
     "CountArea",
     "Decision",
     "Effect",
+    "FutureLines",
     "LIBRARY",
+    "Lines",
     "NearBorder",
     "OlderLine",
     "OracleRules",
@@ -38,6 +42,7 @@ __all__ = [
     "Rule",
     "RuleSet",
     "UNIVERSAL",
+    "future_lines",
     "get_rule_set",
     "library_rules",
     "load_rules",

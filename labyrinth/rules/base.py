@@ -70,15 +70,19 @@ class Decision:
 class RuleSet:
     """A named, ordered collection of rules; ``off`` names rules switched off.
 
+    A rule with ``optional = True`` (the future-lines aid) is off unless
+    ``on`` names it.
+
     Rules are asked in order. A rule that forces a move ends the evaluation
     (the study: "if there is a C-shape, we don't need to check other rules").
     Two different forced moves leave nothing open: the walker is stuck.
     """
 
-    def __init__(self, name, rules, off=()):
+    def __init__(self, name, rules, off=(), on=()):
         self.name = name
         self.rules = tuple(rules)
-        self.off = frozenset(off)
+        optional = {r.name for r in self.rules if getattr(r, "optional", False)}
+        self.off = frozenset(off) | (optional - set(on))
         self._program = None
 
     @property

@@ -1,4 +1,4 @@
-"""The walker's frame and the per-board arrays every compiled rule reads.
+"""The walker's frame; ``Tables`` (the per-board arrays every compiled rule reads) comes from the graph kernel.
 
 Rules think relative to the last step: *straight* is the heading, *left* and
 *right* are the study's left and right of the line's direction of travel
@@ -15,6 +15,7 @@ on the board.
 
 import numpy as np
 
+from labyrinth.engine._graph import GraphTables as Tables
 from labyrinth.engine.board import MOVES
 
 __all__ = ["Tables", "left_of", "page_to_board", "right_of"]
@@ -41,26 +42,3 @@ def page_to_board(px, py, move):
     """Board offset ``(dx, dy)`` of page offset ``(px, py)`` for heading ``move``."""
     h = MOVES.index(move)
     return (int(px * RIGHT[h, 0] - py * STRAIGHT[h, 0]), int(px * RIGHT[h, 1] - py * STRAIGHT[h, 1]))
-
-
-class Tables:
-    """Read-only arrays for one board size, plus scratch space, shared by compiled rules."""
-
-    _cache = {}
-
-    def __init__(self, board):
-        self.n = board.n
-        self.end = board.end
-        self.nb = np.ascontiguousarray(board.neighbours, dtype=np.int32)
-        self.colour = np.ascontiguousarray(board.colour, dtype=np.int32)
-
-    def scratch(self):
-        """Fresh scratch space for the graph kernels (one per thread of work)."""
-        return np.empty((9, self.n * self.n), dtype=np.int32)
-
-    @classmethod
-    def of(cls, board):
-        t = cls._cache.get(board.n)
-        if t is None:
-            t = cls._cache[board.n] = cls(board)
-        return t

@@ -21,8 +21,8 @@ import numpy as np
 from numba import njit
 
 from labyrinth.engine.board import Board
-from labyrinth.rules.frame import LEFT_DIR, RIGHT, RIGHT_DIR, STRAIGHT, Tables
-from labyrinth.rules.program import decide
+from labyrinth.rules.frame import LEFT_DIR, RIGHT, STRAIGHT, Tables
+from labyrinth.rules.walks import heading_at, keep_left_moves
 
 __all__ = ["Mined", "format_rules", "mine"]
 
@@ -63,7 +63,6 @@ def _edges(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, fo
     taken = np.zeros(size, dtype=np.uint8)
     path = np.zeros(size, dtype=np.int32)
     cand = np.zeros((size, 3), dtype=np.int8)
-    slot = np.zeros((size, 3), dtype=np.int8)
     ncand = np.zeros(size, dtype=np.int8)
     idx = np.zeros(size, dtype=np.int8)
     good = np.zeros(size, dtype=np.uint8)  # a walkthrough below this node
@@ -73,8 +72,8 @@ def _edges(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, fo
     na = 0
     nd = 0
     # expand the root
-    ncand[0] = _open(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
-                     taken, path, 0, cand, slot, scratch, area, window, trig, ntrig)
+    ncand[0] = keep_left_moves(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax,
+                               forbid, taken, path, 0, cand, scratch, area, window, trig, ntrig)
     while True:
         if idx[depth] < ncand[depth]:
             d = cand[depth, idx[depth]]
@@ -91,8 +90,9 @@ def _edges(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, fo
                 if depth == size - 1:
                     good[depth] = 1
             else:
-                ncand[depth] = _open(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force,
-                                     nmin, nmax, forbid, taken, path, depth, cand, slot, scratch, area, window, trig, ntrig)
+                ncand[depth] = keep_left_moves(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var,
+                                               force, nmin, nmax, forbid, taken, path, depth, cand, scratch, area,
+                                               window, trig, ntrig)
         else:
             if depth == 0:
                 break
@@ -103,8 +103,9 @@ def _edges(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, fo
             taken[w] = 0
             depth -= 1
             head = path[depth]
-            heading = _heading(nb, path, depth)
-            which = slot[depth, idx[depth] - 1]
+            heading = heading_at(nb, path, depth)
+            d = cand[depth, idx[depth] - 1]
+            which = 0 if d == LEFT_DIR[heading] else 1 if d == heading else 2
             if child_good:
                 good[depth] = 1
                 if na >= alive.shape[0]:
@@ -121,33 +122,6 @@ def _edges(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, fo
     counts[0] = na
     counts[1] = nd
     return True
-
-
-@njit(cache=True)
-def _heading(nb, path, depth):
-    if depth == 0:
-        return 1
-    for d in range(4):
-        if nb[path[depth - 1], d] == path[depth]:
-            return d
-    return 1
-
-
-@njit(cache=True)
-def _open(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
-          taken, path, depth, cand, slot, scratch, area, window, trig, ntrig):
-    head = path[depth]
-    heading = _heading(nb, path, depth)
-    mask = decide(order, nb, colour, n, end, taken, head, heading, n * n - depth - 1, scratch, area,
-                  cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
-    k = 0
-    for j in range(3):
-        d = LEFT_DIR[heading] if j == 0 else heading if j == 1 else RIGHT_DIR[heading]
-        if (mask >> d) & 1:
-            cand[depth, k] = d
-            slot[depth, k] = j
-            k += 1
-    return k
 
 
 class Mined:

@@ -92,6 +92,14 @@ def _forbidden(cells):
     return np.array(words, dtype=np.uint64)
 
 
+@njit(cache=True, inline="always")
+def _board_xy(n, head, heading, px, py):
+    """Board ``(x, y)`` (0-based) of page offset ``(px, py)`` from the head (see :mod:`.frame`)."""
+    x = head % n + px * RIGHT[heading, 0] - py * STRAIGHT[heading, 0]
+    y = head // n + px * RIGHT[heading, 1] - py * STRAIGHT[heading, 1]
+    return x, y
+
+
 @njit(cache=True)
 def window_bits(n, end, taken, head, heading, out):
     """The cells within :data:`RADIUS` of the head, in the walker's frame, as one-hot bits.
@@ -99,19 +107,12 @@ def window_bits(n, end, taken, head, heading, out):
     Cell ``k = (py + R) * W + (px + R)`` owns bits ``4k .. 4k + 3`` (free, line,
     border, end corner) of the four words of ``out``.
     """
-    hx = head % n
-    hy = head // n
-    sx = STRAIGHT[heading, 0]
-    sy = STRAIGHT[heading, 1]
-    rx = RIGHT[heading, 0]
-    ry = RIGHT[heading, 1]
     for i in range(4):
         out[i] = 0
     k = 0
     for py in range(-RADIUS, RADIUS + 1):
         for px in range(-RADIUS, RADIUS + 1):
-            x = hx + px * rx - py * sx
-            y = hy + px * ry - py * sy
+            x, y = _board_xy(n, head, heading, px, py)
             if x < 0 or y < 0 or x >= n or y >= n:
                 code = 2
             elif taken[y * n + x]:
@@ -136,22 +137,15 @@ def match_pattern(r, n, head, heading, window, cells, ncells, marks, nmarks, rul
     """
     if n < nmin[r] or n > nmax[r]:
         return 0
-    hx = head % n
-    hy = head // n
-    sx = STRAIGHT[heading, 0]
-    sy = STRAIGHT[heading, 1]
-    rx = RIGHT[heading, 0]
-    ry = RIGHT[heading, 1]
     out = 0
     for v in range(rule_var[r], rule_var[r + 1]):
         if ((window[0] & forbid[v, 0]) | (window[1] & forbid[v, 1]) | (window[2] & forbid[v, 2])
                 | (window[3] & forbid[v, 3])) != 0:
             continue
         for k in range(nmarks[v]):
-            px = marks[v, k, 0]
-            py = marks[v, k, 1]
-            dx = px * rx - py * sx
-            dy = px * ry - py * sy
+            x, y = _board_xy(n, head, heading, marks[v, k, 0], marks[v, k, 1])
+            dx = x - head % n
+            dy = y - head // n
             d = 0 if dy < 0 else 1 if dy > 0 else 2 if dx < 0 else 3
             bit = 1 << d
             if (out | (out >> 4)) & bit:
@@ -159,8 +153,7 @@ def match_pattern(r, n, head, heading, window, cells, ncells, marks, nmarks, rul
             out |= bit << 4 if force[r] else bit
             t = 0
             for i in range(ncells[v]):
-                x = hx + cells[v, i, 0] * rx - cells[v, i, 1] * sx
-                y = hy + cells[v, i, 0] * ry - cells[v, i, 1] * sy
+                x, y = _board_xy(n, head, heading, cells[v, i, 0], cells[v, i, 1])
                 if 0 <= x < n and 0 <= y < n and t < trig.shape[1]:
                     trig[d, t] = y * n + x
                     t += 1

@@ -7,6 +7,8 @@
 * ``fast``: the same rules with the area analysis kept local, as in the
   study (only steps that touch a wall): many times faster, and weaker;
 * ``none``: every free neighbour is open;
+* every set but ``none`` and ``oracle`` ends with the optional
+  ``future-lines`` rule, off unless switched on (``on=["future-lines"]``);
 * ``oracle``: a move is open only when the state after it has a completion.
 
 A path to a ``.rule`` file also names a rule set: the universal rules
@@ -19,6 +21,7 @@ from labyrinth.errors import LabyrinthError
 from labyrinth.rules.areas import ColourImbalance, CountArea, NearBorder, OlderLine
 from labyrinth.rules.base import RuleSet
 from labyrinth.rules.cshape import CShape
+from labyrinth.rules.future import FutureLines
 from labyrinth.rules.language import load_rules
 from labyrinth.rules.patterns import PatternRule
 
@@ -65,50 +68,53 @@ class OracleRules:
         return "".join(out)
 
 
-def _none(off):
-    return RuleSet("none", [], off)
+def _none(off, on):
+    return RuleSet("none", [], off, on)
 
 
 def _universal_rules(reach="global"):
     return [r() if r is CShape else r(reach) for r in UNIVERSAL]
 
 
-def _universal(off):
-    return RuleSet("universal", _universal_rules(), off)
+def _universal(off, on):
+    return RuleSet("universal", _universal_rules() + [FutureLines()], off, on)
 
 
-def _default(off):
-    return RuleSet("default", _universal_rules() + library_rules(), off)
+def _default(off, on):
+    return RuleSet("default", _universal_rules() + library_rules() + [FutureLines()], off, on)
 
 
-def _fast(off):
-    return RuleSet("fast", _universal_rules("local") + library_rules(), off)
+def _fast(off, on):
+    return RuleSet("fast", _universal_rules("local") + library_rules() + [FutureLines()], off, on)
 
 
-def _oracle(off):
-    if off:
-        raise LabyrinthError("the oracle rule set has no rules to switch off", token=",".join(sorted(off)))
+def _oracle(off, on):
+    if off or on:
+        raise LabyrinthError("the oracle rule set has no rules to switch on or off",
+                             token=",".join(sorted(set(off) | set(on))))
     return OracleRules()
 
 
 RULE_SETS = {"default": _default, "fast": _fast, "universal": _universal, "none": _none, "oracle": _oracle}
 
 
-def get_rule_set(name, off=()):
+def get_rule_set(name, off=(), on=()):
     """A rule set by name (or a ``.rule`` file: universal rules + its patterns).
 
-    ``off`` names rules to switch off; unknown names are a one-line error.
+    ``off`` names rules to switch off, ``on`` optional rules to switch on
+    (``future-lines``); unknown names are a one-line error.
     """
+    off, on = frozenset(off), frozenset(on)
     if name in RULE_SETS:
-        rules = RULE_SETS[name](frozenset(off))
+        rules = RULE_SETS[name](off, on)
     elif name.endswith(".rule"):
         specs = load_rules(name)
-        rules = RuleSet(pathlib.Path(name).stem, _universal_rules() + [PatternRule(s) for s in specs],
-                        frozenset(off))
+        rules = RuleSet(pathlib.Path(name).stem,
+                        _universal_rules() + [PatternRule(s) for s in specs] + [FutureLines()], off, on)
     else:
         raise LabyrinthError(f"unknown rule set (choose from {', '.join(RULE_SETS)} or a .rule file)", token=name)
     if isinstance(rules, RuleSet):
-        unknown = set(off) - {r.name for r in rules.rules}
+        unknown = (off | on) - {r.name for r in rules.rules}
         if unknown:
             known = ", ".join(r.name for r in rules.rules) or "none"
             raise LabyrinthError(f"no such rule in {rules.name} (its rules: {known})",

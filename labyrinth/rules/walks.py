@@ -103,11 +103,20 @@ def runs_until_stuck(order, nb, colour, n, end, cells, ncells, marks, nmarks, ru
 
 
 @njit(cache=True)
-def _expand(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
-            taken, path, depth, cand, ncand, idx, scratch, area, window, trig, ntrig):
-    """Fill the keep-left ordered open moves at ``depth``; returns their number."""
+def heading_at(nb, path, depth):
+    """The direction of the step into ``path[depth]`` (down, the study's start heading, at depth 0)."""
+    return _direction(nb, path[depth - 1], path[depth]) if depth > 0 else 1
+
+
+@njit(cache=True)
+def keep_left_moves(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
+                    taken, path, depth, cand, scratch, area, window, trig, ntrig):
+    """Write the open moves at ``path[depth]`` to ``cand[depth]``, left before straight before right.
+
+    Returns their number.
+    """
     head = path[depth]
-    heading = _direction(nb, path[depth - 1], head) if depth > 0 else 1
+    heading = heading_at(nb, path, depth)
     mask = decide(order, nb, colour, n, end, taken, head, heading, n * n - depth - 1, scratch, area,
                   cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
     k = 0
@@ -116,6 +125,15 @@ def _expand(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, f
         if (mask >> d) & 1:
             cand[depth, k] = d
             k += 1
+    return k
+
+
+@njit(cache=True)
+def _expand(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
+            taken, path, depth, cand, ncand, idx, scratch, area, window, trig, ntrig):
+    """Fill the keep-left ordered open moves at ``depth`` and reset its cursor; returns their number."""
+    k = keep_left_moves(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
+                        taken, path, depth, cand, scratch, area, window, trig, ntrig)
     ncand[depth] = k
     idx[depth] = 0
     return k
