@@ -10,22 +10,27 @@ cache files are deleted before any kernel loads.
 import hashlib
 import pathlib
 
-__all__ = ["refresh"]
+__all__ = ["refresh", "source_digest"]
 
 _ROOT = pathlib.Path(__file__).resolve().parent.parent
 _PACKAGES = ("labyrinth/engine", "labyrinth/rules", "oracle", "verify")
 
 
-def refresh(root=_ROOT, packages=_PACKAGES):
-    """Delete the packages' numba cache files if any of their sources changed; True if it did."""
+def source_digest(root=_ROOT, packages=_PACKAGES):
+    """The sha256 (hex) of the packages' Python sources: names the code a result came from."""
     sources = sorted(p for pkg in packages for p in (root / pkg).glob("*.py"))
     digest = hashlib.sha256()
     for p in sources:
         digest.update(p.name.encode())
         digest.update(p.read_bytes())
+    return digest.hexdigest()
+
+
+def refresh(root=_ROOT, packages=_PACKAGES):
+    """Delete the packages' numba cache files if any of their sources changed; True if it did."""
+    wanted = source_digest(root, packages)
     stamp_dir = root / "labyrinth" / "__pycache__"
     stamp = stamp_dir / "kernels.sha256"
-    wanted = digest.hexdigest()
     try:
         if stamp.read_text() == wanted:
             return False

@@ -267,8 +267,10 @@ class SatOracle(Oracle):
         ----------
         n : int
             Board size.
-        head, end : int
-            Cells where the path must start and end.
+        head : int
+            The cell where the path must start.
+        end : int or None
+            The cell where it must end (None: anywhere).
         status : sequence of str or mapping
             Per cell :data:`~oracle.sat_encode.TAKEN` (not visited),
             :data:`~oracle.sat_encode.REQUIRED` (visited) or

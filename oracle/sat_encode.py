@@ -290,8 +290,10 @@ class Encoding:
 
         Parameters
         ----------
-        head, end : int
-            Cells where the path must start and end.
+        head : int
+            The cell where the path must start.
+        end : int or None
+            The cell where the path must end; None lets it end anywhere.
         status : sequence of str or mapping
             Per cell one of :data:`TAKEN`, :data:`REQUIRED`, :data:`OPTIONAL`;
             a mapping leaves missing cells optional. The head's own status is
@@ -303,6 +305,8 @@ class Encoding:
         """
         size = self.board.size
         for name, cell in (("head", head), ("end", end)):
+            if cell is None and name == "end":
+                continue
             if not 0 <= cell < size:
                 raise ValueError(f"{name} cell {cell} is off the {self.board.n}x{self.board.n} board")
         if hasattr(status, "items"):
@@ -312,7 +316,8 @@ class Encoding:
         lits = []
         for c in range(size):
             lits.append(self.head(c) if c == head else -self.head(c))
-            lits.append(self.last(c) if c == end else -self.last(c))
+            if end is not None:
+                lits.append(self.last(c) if c == end else -self.last(c))
             if c == head:
                 lits.append(self.visit(c))
                 continue

@@ -57,21 +57,22 @@ def _runner(rules):
     return rules.program().runner if compiled is not None and compiled() else None
 
 
-def random_walk(n, rules, seed, start=None):
+def random_walk(n, rules, seed, start=None, index=0):
     """Walk from ``start`` (the empty line by default), uniformly among the open moves.
 
-    The walk depends only on ``seed`` (and the start); compiled rule sets and
-    Python rule sets draw from different generators.
+    The walk depends only on ``seed``, ``index`` (the walk's number in a
+    campaign) and the start; compiled rule sets and Python rule sets draw from
+    different generators.
     """
     state = start if start is not None else State.from_moves(n, "")
     runner = _runner(rules)
     if runner is not None:
-        cells, outcome = runner.walk(state, seed)
+        cells, outcome = runner.walk(state, seed, index)
         final = State(state.board, cells)
         if outcome:
             return Walk(final, "complete")
         return Walk(final, "stuck", final.steps)
-    rng = random.Random(seed)
+    rng = random.Random(seed if index == 0 else f"{seed}:{index}")
     while not state.is_complete():
         moves = rules.open_moves(state)
         if not moves:

@@ -1,0 +1,31 @@
+"""The verifier: audits of rule sets against the oracle, minimal counterexamples, a findings store.
+
+* :mod:`~verify.audit`: audit a walk or a state (over-pruned, missed dead,
+  wrong force), confirm findings with a second backend;
+* :mod:`~verify.minimize`: minimal stuck patterns (SAT cores, then deletion);
+* :mod:`~verify.campaign`: campaigns split into units, local processes;
+* :mod:`~verify.store`: the SQLite findings store.
+"""
+
+from verify.audit import CLASSES, AuditTotals, Finding, audit_state, audit_walk, confirm
+from verify.campaign import code_version, rules_fingerprint, run_campaign
+from verify.minimize import Pattern, PatternError, minimal_pattern, verify_pattern
+from verify.store import Store, StoreError
+
+__all__ = [
+    "AuditTotals",
+    "CLASSES",
+    "Finding",
+    "Pattern",
+    "PatternError",
+    "Store",
+    "StoreError",
+    "audit_state",
+    "audit_walk",
+    "code_version",
+    "confirm",
+    "minimal_pattern",
+    "rules_fingerprint",
+    "run_campaign",
+    "verify_pattern",
+]

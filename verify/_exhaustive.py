@@ -1,0 +1,180 @@
+"""Numba kernel of the exhaustive audit: a keep-left walk of a subtree that asks the search at every node.
+
+At each node the rule set's open moves are walked (keep-left order, as the
+enumerator does); every free move the rules close is decided by the oracle's
+search kernel on a copy of the state (a feasible one is *over-pruned*). On
+the way back up, an open move whose subtree holds no walkthrough is decided
+too: dead means *missed dead*, kept only for the topmost dead state of a dead
+subtree. A move along which a walkthrough was found is alive at no cost.
+"""
+
+import numpy as np
+from numba import njit
+
+from labyrinth.rules.program import decide
+from labyrinth.rules.frame import LEFT_DIR, RIGHT_DIR
+from labyrinth.rules.walks import heading_at
+from oracle._kernel import BUDGET, EXHAUSTED, FOUND, search
+
+__all__ = ["MISSED_DEAD", "OVER_PRUNED", "UNKNOWN", "audit_subtree"]
+
+OVER_PRUNED = 1
+MISSED_DEAD = 2
+UNKNOWN = 3
+_ = (EXHAUSTED, FOUND)
+
+
+@njit(cache=True)
+def _query(nb, colour, end, taken, path, depth, w, q_taken, q_path, q_cand, q_ncand, q_idx, scratch, rank,
+           budget, counters):
+    """Search the state ``path[:depth + 1]`` + ``w`` on copies; returns the kernel's status."""
+    size = taken.shape[0]
+    free_count = 0
+    for c in range(size):
+        q_taken[c] = taken[c]
+        if not taken[c]:
+            free_count += 1
+    for i in range(depth + 1):
+        q_path[i] = path[i]
+    base = depth
+    if w >= 0:
+        base = depth + 1
+        q_path[base] = w
+        q_taken[w] = 1
+        free_count -= 1
+    frame = np.empty(2, dtype=np.int64)
+    frame[0] = -1
+    frame[1] = free_count
+    qc = np.zeros(2, dtype=np.int64)
+    status = search(nb, colour, end, q_taken, q_path, base, frame, q_cand, q_ncand, q_idx, scratch, rank, 0,
+                    budget, qc)
+    counters[3] += 1
+    counters[4] += qc[0]
+    return status
+
+
+@njit(cache=True)
+def audit_subtree(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
+                  rank, taken, path, base, records, counters, query_budget, scratch, area, window, trig, ntrig):
+    """Audit every node below ``path[:base + 1]`` (whose cells ``taken`` marks).
+
+    ``records[k] = (kind, depth, direction, path[0..depth])``; ``counters`` =
+    (records, walkthroughs, stuck leaves, oracle queries, search nodes, tree
+    nodes). Returns False if ``records`` filled up (run again with more room).
+    """
+    size = n * n
+    cand = np.zeros((size, 3), dtype=np.int8)
+    ncand = np.zeros(size, dtype=np.int8)
+    idx = np.zeros(size, dtype=np.int8)
+    good = np.zeros(size, dtype=np.uint8)
+    mark = np.zeros(size, dtype=np.int64)
+    q_taken = np.empty(size, dtype=np.uint8)
+    q_path = np.empty(size + 1, dtype=np.int32)
+    q_cand = np.zeros((size + 1, 4), dtype=np.int8)
+    q_ncand = np.zeros(size + 1, dtype=np.int8)
+    q_idx = np.zeros(size + 1, dtype=np.int8)
+    q_scratch = np.empty_like(scratch)
+    depth = base
+    if not _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
+                  rank, taken, path, depth, cand, ncand, idx, good, records, counters, query_budget, scratch, area,
+                  window, trig, ntrig, q_taken, q_path, q_cand, q_ncand, q_idx, q_scratch):
+        return False
+    mark[depth] = counters[0]
+    while True:
+        if idx[depth] < ncand[depth]:
+            d = cand[depth, idx[depth]]
+            idx[depth] += 1
+            w = nb[path[depth], d]
+            depth += 1
+            path[depth] = w
+            taken[w] = 1
+            mark[depth] = counters[0]
+            if not _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax,
+                          forbid, rank, taken, path, depth, cand, ncand, idx, good, records, counters, query_budget,
+                          scratch, area, window, trig, ntrig, q_taken, q_path, q_cand, q_ncand, q_idx, q_scratch):
+                return False
+        else:
+            if depth == base:
+                return True
+            w = path[depth]
+            child_good = good[depth]
+            taken[w] = 0
+            depth -= 1
+            if child_good:
+                good[depth] = 1
+                continue
+            # no walkthrough below this open move: is its state dead?
+            status = _query(nb, colour, end, taken, path, depth, w, q_taken, q_path, q_cand, q_ncand, q_idx,
+                            q_scratch, rank, query_budget, counters)
+            if status == FOUND:
+                continue  # alive: the rules closed something feasible further down (recorded there)
+            # dead (or unknown): only the topmost dead state of a dead subtree is kept
+            counters[0] = mark[depth + 1]
+            if not _record(records, counters, MISSED_DEAD if status != BUDGET else UNKNOWN, path, depth,
+                           _dir(nb, path[depth], w)):
+                return False
+
+
+@njit(cache=True)
+def _dir(nb, a, b):
+    for d in range(4):
+        if nb[a, d] == b:
+            return d
+    return -1
+
+
+@njit(cache=True)
+def _record(records, counters, kind, path, depth, d):
+    k = counters[0]
+    if k >= records.shape[0]:
+        return False
+    records[k, 0] = kind
+    records[k, 1] = depth
+    records[k, 2] = d
+    for i in range(depth + 1):
+        records[k, 3 + i] = path[i]
+    counters[0] = k + 1
+    return True
+
+
+@njit(cache=True)
+def _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, rank,
+           taken, path, depth, cand, ncand, idx, good, records, counters, query_budget, scratch, area, window, trig,
+           ntrig, q_taken, q_path, q_cand, q_ncand, q_idx, q_scratch):
+    """Enter a node: count it, settle leaves, query the moves the rules close, list the open ones."""
+    size = n * n
+    head = path[depth]
+    counters[5] += 1
+    good[depth] = 0
+    idx[depth] = 0
+    ncand[depth] = 0
+    if head == end:
+        if depth == size - 1:
+            counters[1] += 1
+            good[depth] = 1
+        else:
+            counters[2] += 1
+        return True
+    free_count = size - depth - 1
+    mask = decide(order, nb, colour, n, end, taken, head, heading_at(nb, path, depth), free_count, scratch, area,
+                  cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
+    for d in range(4):
+        w = nb[head, d]
+        if w < 0 or taken[w] or (mask >> d) & 1:
+            continue
+        status = _query(nb, colour, end, taken, path, depth, w, q_taken, q_path, q_cand, q_ncand, q_idx,
+                        q_scratch, rank, query_budget, counters)
+        if status == FOUND or status == BUDGET:
+            if not _record(records, counters, OVER_PRUNED if status == FOUND else UNKNOWN, path, depth, d):
+                return False
+    heading = heading_at(nb, path, depth)
+    k = 0
+    for j in range(3):
+        d = LEFT_DIR[heading] if j == 0 else heading if j == 1 else RIGHT_DIR[heading]
+        if (mask >> d) & 1:
+            cand[depth, k] = d
+            k += 1
+    ncand[depth] = k
+    if k == 0:
+        counters[2] += 1
+    return True

@@ -1,0 +1,269 @@
+"""Audit campaigns: split into units, run them (in local processes with ``jobs``), store every finding.
+
+How a campaign is split:
+
+* ``walks``: unit ``walk i`` is the i-th seeded random walk (the walk depends
+  only on the seed and i), so any range of walks can run anywhere;
+* ``exhaustive``: the keep-left tree is cut at ``split`` moves; each prefix
+  there is a unit (its subtree, audited by the numba kernel of
+  :mod:`verify._exhaustive`), and the few nodes above the cut are audited at
+  the end, from the units' results, as unit ``top``.
+
+Units already in the store are skipped with ``resume``; each finished unit is
+committed with its findings before it is reported.
+"""
+
+import concurrent.futures
+import hashlib
+import multiprocessing
+import time
+
+import numpy as np
+
+from labyrinth.engine import State
+from labyrinth.errors import LabyrinthError
+from verify.audit import MISSED_DEAD, AuditTotals, _Asker, audit_state, audit_walk, confirm
+
+__all__ = ["code_version", "rules_fingerprint", "run_campaign"]
+
+
+def rules_fingerprint(rules):
+    """A short hash naming a rule set's content: rule names, order, switches and pattern grids."""
+    h = hashlib.sha256(getattr(rules, "name", "").encode())
+    for r in getattr(rules, "rules", ()):
+        h.update(f"|{r.name}:{type(r).__name__}:{r.name in rules.off}".encode())
+        spec = getattr(r, "spec", None)
+        if spec is not None:
+            h.update("/".join(spec.grid).encode())
+            h.update(f"{spec.sizes}{spec.mirror}{spec.rotate}".encode())
+    return h.hexdigest()[:16]
+
+
+def code_version():
+    """The package version and a hash of the sources of the engine, rules, oracle and verifier."""
+    from labyrinth import __version__
+    from labyrinth._jitcache import source_digest
+
+    return f"{__version__}+{source_digest()[:12]}"
+
+
+# --- worker side -------------------------------------------------------------------------
+_CTX = {}
+
+
+def _init(rules_args, time_limit, patterns):
+    from labyrinth.rules import get_rule_set
+    from oracle import get_oracle
+    from oracle.sat import SatOracle
+
+    name, off, on = rules_args
+    _CTX.update(rules=get_rule_set(name, off=off, on=on), oracle=get_oracle("auto", time_limit=time_limit),
+                sat=SatOracle(time_limit=time_limit), time_limit=time_limit, patterns=patterns)
+
+
+def _confirmed(findings):
+    out = []
+    for f in findings:
+        if confirm(f, _CTX["sat"], patterns=_CTX["patterns"], time_limit=_CTX["time_limit"]):
+            out.append(f)
+    return out
+
+
+def _walk_unit(n, seed, index):
+    findings, totals = audit_walk(n, _CTX["rules"], seed, index, _CTX["oracle"])
+    return f"walk {index}", _confirmed(findings), totals
+
+
+def _tree_unit(n, prefix):
+    from labyrinth.rules.frame import Tables
+    from verify import _exhaustive as ex
+
+    t0 = time.perf_counter()
+    rules = _CTX["rules"]
+    start = State.from_moves(n, prefix)
+    totals = AuditTotals()
+    program = rules.program()
+    board = start.board
+    t = Tables.of(board)
+    cap = 256
+    while True:
+        taken = np.array(start.taken, dtype=np.uint8)
+        path = np.zeros(board.size, dtype=np.int32)
+        path[: len(start.path)] = start.path
+        records = np.zeros((cap, board.size + 3), dtype=np.int32)
+        counters = np.zeros(6, dtype=np.int64)
+        done = ex.audit_subtree(program.order, t.nb, t.colour, t.n, t.end, *program.patterns.arrays(), t.rank,
+                                taken, path, len(start.path) - 1, records, counters, 50_000_000, t.scratch(),
+                                program.area, program.window, program.trig, program.ntrig)
+        if done:
+            break
+        cap *= 8
+    totals.walkthroughs, totals.stuck = int(counters[1]), int(counters[2])
+    totals.steps, totals.queries = int(counters[5]), int(counters[3])
+    findings = []
+    root_dead = False
+    if totals.walkthroughs == 0 and not start.at_end():
+        verdict = _CTX["oracle"].decide(start)
+        root_dead = verdict.feasible is False
+    if not root_dead:
+        states = {}
+        for row in records[: counters[0]]:
+            depth = int(row[1])
+            cells = [int(c) for c in row[3: 4 + depth]]
+            states.setdefault(tuple(cells), State(board, cells))
+        asker = _Asker(_CTX["oracle"], totals)
+        seen = set()
+        for state in states.values():
+            for f in audit_state(state, rules, asker)[0]:
+                if (f.state, f.move) not in seen:
+                    seen.add((f.state, f.move))
+                    f.unit = f"tree {prefix or '-'}"
+                    findings.append(f)
+    findings = _confirmed(findings)
+    totals.findings.update(f.kind for f in findings)
+    for f in findings:
+        for r in f.rules:
+            totals.misfired[r] += 1
+    totals.seconds = time.perf_counter() - t0
+    return f"tree {prefix or '-'}", findings, totals, root_dead
+
+
+# --- parent side -------------------------------------------------------------------------
+def _split(n, rules, depth):
+    """Keep-left prefixes at ``depth`` moves (or leaves above it), and the top nodes above the cut."""
+    from labyrinth.rules.frame import left_of, right_of
+
+    units, top = [], []
+    stack = [State.from_moves(n, "")]
+    while stack:
+        s = stack.pop()
+        if s.steps >= depth or s.at_end():
+            units.append(s.moves)
+            continue
+        top.append(s)
+        heading = s.moves[-1] if s.moves else "D"
+        order = [left_of(heading), heading, right_of(heading)]
+        opened = rules.open_moves(s)
+        for m in reversed([m for m in order if m in opened]):
+            stack.append(s.after(m))
+    return units, top
+
+
+def _top_findings(top, unit_good, rules, oracle, totals):
+    """Audit the nodes above the cut: closed moves, and open moves whose subtree holds no walkthrough."""
+    good = dict(unit_good)  # moves -> has a walkthrough below
+    for s in sorted(top, key=lambda s: -s.steps):
+        good[s.moves] = any(good.get(s.moves + m, False) for m in rules.open_moves(s))
+    asker = _Asker(oracle, totals)
+    totals.steps += len(top)
+    findings = []
+    dead = set()
+    for s in sorted(top, key=lambda s: s.steps):
+        if any(s.moves[:k] in dead for k in range(len(s.moves) + 1)):
+            continue
+        if not good[s.moves]:
+            ok, _ = asker.decide(s)
+            if ok is False:
+                dead.add(s.moves)
+                continue
+        for f in audit_state(s, rules, asker)[0]:
+            f.unit = "top"
+            findings.append(f)
+            if f.kind == MISSED_DEAD:
+                dead.add(s.moves + f.move)
+    return findings, dead
+
+
+def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, split=None, jobs=1,
+                 time_limit=60.0, patterns=True, resume=False, progress=None):
+    """Run an audit campaign into ``store``; returns ``(campaign id, totals, findings reported)``.
+
+    ``rules_args`` = ``(name, off, on)`` as for :func:`labyrinth.rules.get_rule_set`.
+    ``progress(units_done, units_total, totals)`` is called after every unit.
+    """
+    from labyrinth.rules import get_rule_set
+    from oracle import get_oracle
+
+    name, off, on = rules_args
+    rules = get_rule_set(name, off=off, on=on)
+    if exhaustive and not getattr(rules, "compiled", lambda: False)():
+        raise LabyrinthError("an exhaustive audit needs a compiled rule set (not oracle or future-lines)",
+                             token=name)
+    kind = "exhaustive" if exhaustive else "walks"
+    if exhaustive and split is None:
+        split = max(0, min(n * n - 1, 2 * n - 2))
+    params = {"n": n, "rules": name, "off": sorted(off), "on": sorted(on), "walks": walks, "seed": seed,
+              "split": split, "kind": kind}
+    campaign = store.start_campaign(kind, params, seed=seed, rules=name, fingerprint=rules_fingerprint(rules),
+                                    code_version=code_version(), resume=resume)
+    done = store.done_units(campaign)
+    totals = AuditTotals()
+    for t in done.values():
+        totals.add(_totals_from_json(t))
+    reported = []
+    if exhaustive:
+        units, top = _split(n, rules, split)
+        tasks = [(_tree_unit, (n, u), f"tree {u or '-'}") for u in units]
+    else:
+        tasks = [(_walk_unit, (n, seed, i), f"walk {i}") for i in range(walks)]
+    todo = [t for t in tasks if t[2] not in done]
+    unit_good = {}
+    for unit, t in done.items():
+        if unit.startswith("tree "):
+            unit_good[unit[5:].replace("-", "")] = t.get("walkthroughs", 0) > 0
+    t0 = time.perf_counter()
+
+    def finish(result):
+        unit, findings, unit_totals = result[:3]
+        new = store.record_unit(campaign, unit, findings, _totals_to_json(unit_totals))
+        totals.add(unit_totals)
+        if unit.startswith("tree "):
+            unit_good[unit[5:].replace("-", "")] = unit_totals.walkthroughs > 0
+        reported.extend(f for f in findings if f)
+        if progress is not None:
+            progress(len(tasks) - len(todo) + finished[0], len(tasks), totals)
+        return new
+
+    finished = [0]
+    args = ((name, tuple(off), tuple(on)), time_limit, patterns)
+    if jobs <= 1:
+        _init(*args)
+        for fn, fargs, _ in todo:
+            finished[0] += 1
+            finish(fn(*fargs))
+    else:
+        ctx = multiprocessing.get_context("fork")
+        with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init, initargs=args) as pool:
+            futures = [pool.submit(fn, *fargs) for fn, fargs, _ in todo]
+            for fut in concurrent.futures.as_completed(futures):
+                finished[0] += 1
+                finish(fut.result())
+    if exhaustive and "top" not in done:
+        top_totals = AuditTotals()
+        with get_oracle("auto", time_limit=time_limit) as oracle:
+            found, _ = _top_findings(top, unit_good, rules, oracle, top_totals)
+        if not _CTX:
+            _init(*args)
+        found = _confirmed(found)
+        top_totals.findings.update(f.kind for f in found)
+        finish(("top", found, top_totals))
+    totals.seconds = time.perf_counter() - t0
+    store.finish_campaign(campaign, _totals_to_json(totals))
+    return campaign, totals, reported
+
+
+def _totals_to_json(t):
+    return t.to_json()
+
+
+def _totals_from_json(obj):
+    import collections
+
+    t = AuditTotals()
+    for k, v in obj.items():
+        if k in ("findings", "fired", "misfired"):
+            setattr(t, k, collections.Counter(v))
+        elif hasattr(t, k):
+            setattr(t, k, v)
+    return t
+
