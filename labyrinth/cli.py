@@ -245,10 +245,13 @@ def _audit(args):
     rules = _rule_set(args)  # validates the names before any work
     off = tuple(r for r in args.off.split(",") if r)
     on = tuple(r for r in args.on.split(",") if r)
-    bar = _progress(None, disable=args.no_progress or args.json)
-    bar.unit = "unit"
+    bars = []
 
     def progress(done, total, totals):
+        if not bars:  # made on the first unit, so an early error prints alone
+            bars.append(_progress(total, disable=args.no_progress or args.json))
+            bars[0].unit = "unit"
+        bar = bars[0]
         bar.total = total
         bar.n = done
         share = totals.oracle_seconds / totals.seconds if totals.seconds else 0.0
@@ -260,7 +263,8 @@ def _audit(args):
             store, n=args.n, rules_args=(args.rules, off, on), walks=args.walks, seed=args.seed,
             exhaustive=args.exhaustive, split=args.split, jobs=args.jobs, time_limit=args.time_limit,
             patterns=not args.no_patterns, resume=args.resume, progress=progress)
-    bar.close()
+    for bar in bars:
+        bar.close()
     if args.json:
         for f in findings:
             _emit(f.to_json())
@@ -426,7 +430,8 @@ def _explain(args):
             print(f"  {m}: open")
         for e in info["by"]:
             cells = " ".join(f"({x},{y})" for x, y in e.get("cells", ()))
-            print(f"  {m}: {e.get('kind', 'disable')}d by {e['rule']}" + (f" at {cells}" if cells else ""))
+            how = "closed by a force of" if e.get("kind") == "force" else "disabled by"
+            print(f"  {m}: {how} {e['rule']}" + (f" at {cells}" if cells else ""))
     if lines.dead:
         cells = " ".join(f"({x},{y})" for x, y in (xy(c) for c in lines.cells))
         print(f"future lines: dead: {lines.dead} at {cells}")

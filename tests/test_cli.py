@@ -196,3 +196,80 @@ def test_explain_blames_rules_and_draws_future_lines(capsys, corpus_files):
 def test_explain_rejects_bad_input(args, needle):
     code, out, err = run(*args)
     assert code == 2 and needle in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_audit_minimize_and_findings_commands(tmp_path, capsys):
+    db = str(tmp_path / "f.db")
+    assert main(["audit", "-n", "7", "--rules", "universal", "--walks", "12", "--seed", "1", "--db", db,
+                 "--json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    totals = lines[-1]["totals"]
+    found = lines[:-1]
+    assert totals["walks"] == 12 and sum(totals["findings"].values()) == len(found) > 0
+    assert all(f["kind"] == "missed-dead" and f["checked_by"] == "sat" and f["pattern"] for f in found)
+    assert main(["findings", "list", "--db", db, "--json"]) == 0
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [(r["state"], r["move"]) for r in rows] == [(f["state"], f["move"]) for f in found]
+    assert main(["findings", "show", str(rows[0]["id"]), "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert "minimal stuck pattern" in out and "confirmed by: sat" in out
+    assert main(["minimize", "--moves", found[0]["state"] + found[0]["move"], "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["pattern"]["key"] == found[0]["pattern"]["key"]
+
+
+def test_audit_resumes_after_sigkill_without_losing_findings(tmp_path):
+    import signal
+    import sqlite3
+    import time
+
+    db = str(tmp_path / "k.db")
+    args = [sys.executable, "-m", "labyrinth.cli", "audit", "-n", "7", "--rules", "universal", "--walks", "60",
+            "--seed", "2", "--db", db, "--no-progress"]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 300
+    units = 0
+    while time.time() < deadline and proc.poll() is None:
+        time.sleep(0.5)
+        try:
+            with sqlite3.connect(db) as con:
+                units = con.execute("SELECT COUNT(*) FROM units").fetchone()[0]
+        except sqlite3.Error:
+            continue
+        if units >= 5:
+            break
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    with sqlite3.connect(db) as con:
+        before = set(con.execute("SELECT state, move FROM findings"))
+        done_before = con.execute("SELECT COUNT(*) FROM units").fetchone()[0]
+    assert 0 < done_before < 60
+    code, _, err = run(*args[3:], "--resume")
+    assert code == 0, err
+    with sqlite3.connect(db) as con:
+        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        after = set(con.execute("SELECT state, move FROM findings"))
+        assert con.execute("SELECT COUNT(*) FROM campaigns").fetchone()[0] == 1
+        assert con.execute("SELECT COUNT(*) FROM units").fetchone()[0] == 60
+    assert before <= after
+    # the same campaign run in one go finds exactly the same
+    fresh = str(tmp_path / "fresh.db")
+    code, _, err = run("audit", "-n", "7", "--rules", "universal", "--walks", "60", "--seed", "2", "--db", fresh,
+                       "--no-progress")
+    assert code == 0, err
+    with sqlite3.connect(fresh) as con:
+        assert set(con.execute("SELECT state, move FROM findings")) == after
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["audit", "--walks", "3"], "-n"),
+    (["audit", "-n", "8", "--walks", "3"], "8"),
+    (["audit", "-n", "7"], "--exhaustive or --walks"),
+    (["audit", "-n", "7", "--walks", "2", "--rules", "nope"], "nope"),
+    (["audit", "-n", "7", "--exhaustive", "--rules", "oracle"], "compiled"),
+    (["minimize", "--moves", "5:RR"], "completion"),
+    (["findings", "list", "--db", "/nonexistent/x.db"], "no findings store"),
+])
+def test_verifier_commands_reject_bad_input(args, needle, tmp_path):
+    code, out, err = run(*args, "--db", str(tmp_path / "x.db")) if args[0] == "audit" else run(*args)
+    assert code == 2 and needle in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

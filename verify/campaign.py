@@ -246,6 +246,9 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
             _init(*args)
         found = _confirmed(found)
         top_totals.findings.update(f.kind for f in found)
+        for f in found:
+            for r in f.rules:
+                top_totals.misfired[r] += 1
         finish(("top", found, top_totals))
     totals.seconds = time.perf_counter() - t0
     store.finish_campaign(campaign, _totals_to_json(totals))

@@ -35,7 +35,7 @@ from labyrinth.errors import LabyrinthError
 from labyrinth.rules.frame import RIGHT, STRAIGHT
 from oracle.sat_encode import REQUIRED, TAKEN
 
-__all__ = ["Pattern", "PatternError", "minimal_pattern", "verify_pattern"]
+__all__ = ["Pattern", "PatternError", "matches", "minimal_pattern", "verify_pattern"]
 
 _MARGIN = 2
 _KINDS = ("taken", "border", "visit", "end")
@@ -359,6 +359,36 @@ def _layout(pattern, plane):
     facts = {place[(px, py)]: k for px, py, k in pattern.facts if k != "end"}
     end = next((place[(px, py)] for px, py, k in pattern.facts if k == "end"), None)
     return dom, head, facts, end
+
+
+def matches(pattern, state):
+    """True when ``state`` agrees with every fact of ``pattern`` (or of its mirror image).
+
+    Placed at the state's head in its frame: blocked facts on taken or
+    off-board cells, ``visit`` on free cells, ``end`` on the end corner. A
+    matching state has no completion (the point of the pattern).
+    """
+    n = state.n
+    h = MOVES.index(_heading_of(state))
+    hx, hy = state.head % n, state.head // n
+    for sign in (1, -1):
+        for px, py, k in pattern.facts:
+            px *= sign
+            x = hx + px * RIGHT[h, 0] - py * STRAIGHT[h, 0]
+            y = hy + px * RIGHT[h, 1] - py * STRAIGHT[h, 1]
+            inside = 0 <= x < n and 0 <= y < n
+            c = int(y * n + x) if inside else -1
+            if k in ("taken", "border"):
+                ok = not inside or bool(state.taken[c])
+            elif k == "visit":
+                ok = inside and not state.taken[c]
+            else:
+                ok = c == state.board.end
+            if not ok:
+                break
+        else:
+            return True
+    return False
 
 
 def board_cells(pattern, state):
