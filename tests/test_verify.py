@@ -4,7 +4,6 @@ import pytest
 
 from brute import completions_exist, reachable_states
 from labyrinth.engine import State, parse_state
-from labyrinth.rules import get_rule_set
 from oracle import check_witness, get_oracle
 from oracle.sat import SatOracle
 from verify import Store, minimal_pattern, run_campaign, verify_pattern
