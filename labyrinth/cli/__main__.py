@@ -1,0 +1,7 @@
+"""``python -m labyrinth.cli``: the same as the ``labyrinth`` command."""
+
+import sys
+
+from labyrinth.cli import main
+
+sys.exit(main())

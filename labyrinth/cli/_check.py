@@ -1,0 +1,110 @@
+"""``labyrinth check``: decide saved states with the oracle."""
+
+import sys
+
+from labyrinth.cli._common import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    emit,
+    expand,
+    load_noting,
+    progress_bar,
+)
+from labyrinth.errors import LabyrinthError
+
+
+def register(sub):
+    """Add this module's subcommands to the ``labyrinth`` parser."""
+    check = sub.add_parser("check", help="decide states: status, first dead step, feasible moves, witness")
+    check.add_argument("inputs", nargs="*", metavar="FILE",
+                       help="research path files or folders of them; '-' reads one state per line from stdin")
+    check.add_argument("--moves", action="append", default=[], metavar="N:MOVES", help="a state in compact notation")
+    check.add_argument("--json", action="store_true", help="one JSON object per state")
+    check.add_argument("--backend", default="auto", help="auto (default), search, sat or cpsat")
+    check.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS",
+                       help="per oracle query; past it the answer is 'unknown' (exit status 3)")
+    check.add_argument("--no-progress", action="store_true", help="no progress bar")
+    check.set_defaults(run=_check)
+
+
+def _check(args):
+    from labyrinth.engine import parse_state
+    from labyrinth.engine.formats import load_trace
+    from oracle import analyse, get_oracle
+
+    if not args.inputs and not args.moves:
+        raise LabyrinthError("check: give FILE..., '-' or --moves N:MOVES")
+    jobs = []  # (label, thunk returning a State)
+    for text in args.moves:
+        jobs.append((text, lambda text=text: parse_state(text, source=text)))
+    stdin = False
+    for item in args.inputs:
+        if item == "-":
+            stdin = True
+            continue
+        for path in expand(item):
+            jobs.append((str(path), lambda path=path: load_noting(load_trace, path)))
+    if stdin:
+        lines = 0
+        for i, line in enumerate(sys.stdin, 1):
+            if line.strip():
+                lines += 1
+                label = f"<stdin>:{i}"
+                jobs.append((label, lambda line=line, label=label: parse_state(line, source=label)))
+        if not lines:
+            raise LabyrinthError("empty input: expected one state per line", source="<stdin>")
+    batch = args.json or stdin
+    errors = unknown = 0
+    rows = []
+    with get_oracle(args.backend, time_limit=args.time_limit) as oracle:
+        bar = progress_bar(len(jobs), disable=args.no_progress or batch or len(jobs) < 2)
+        try:
+            for label, load in jobs:
+                try:
+                    state = load()
+                except LabyrinthError as err:
+                    errors += 1
+                    if batch:
+                        emit({"state": label, "error": str(err)})
+                    else:
+                        bar.write(f"labyrinth: {err}", file=sys.stderr)
+                    bar.update()
+                    continue
+                report = analyse(state, oracle)
+                unknown += report.status == "unknown" or report.undecided > 0
+                if batch:
+                    emit(report.to_json())
+                else:
+                    rows.append((label, report))
+                bar.update()
+        except KeyboardInterrupt:
+            bar.close()
+            if rows:
+                _table(rows)  # what was decided before the interrupt is still printed
+            raise
+        bar.close()
+    if rows:
+        _table(rows)
+    if errors:
+        return EXIT_BAD_INPUT
+    return EXIT_UNKNOWN if unknown else EXIT_OK
+
+
+def _table(rows):
+    header = ("file", "n", "steps", "status", "first dead", "feasible", "seconds")
+    lines = [header]
+    for label, r in rows:
+        lines.append((label, str(r.n), str(r.steps), r.status,
+                      "-" if r.first_dead_step is None else str(r.first_dead_step),
+                      "".join(r.feasible_moves) or "-", f"{r.seconds:.3f}"))
+    widths = [max(len(row[i]) for row in lines) for i in range(len(header))]
+    for row in lines:
+        print("  ".join(cell.ljust(w) if i == 0 or i == 3 else cell.rjust(w)
+                        for i, (cell, w) in enumerate(zip(row, widths))).rstrip())
+    counts = {}
+    for _, r in rows:
+        counts[r.status] = counts.get(r.status, 0) + 1
+    total = sum(r.seconds for _, r in rows)
+    print(f"{len(rows)} states: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+          + f"; {total:.1f} s")

@@ -1,0 +1,219 @@
+"""``labyrinth audit | minimize | findings``: the verifier and its findings store."""
+
+import sys
+from pathlib import Path
+
+from labyrinth.cli._common import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    emit,
+    load_noting,
+    must_exist,
+    progress_bar,
+    rule_set,
+    rules_args,
+)
+from labyrinth.errors import LabyrinthError
+
+
+def register(sub):
+    """Add this module's subcommands to the ``labyrinth`` parser."""
+    audit = sub.add_parser("audit", help="audit a rule set against the oracle: over-pruned, missed dead, wrong force")
+    audit.add_argument("-n", type=int, help="board size (odd, >= 3)")
+    rules_args(audit)
+    how = audit.add_mutually_exclusive_group()
+    how.add_argument("--exhaustive", action="store_true", help="every walk in keep-left order")
+    how.add_argument("--walks", type=int, metavar="K", help="K seeded random walks")
+    audit.add_argument("--seed", type=int, default=0)
+    audit.add_argument("--jobs", type=int, default=1, metavar="J", help="local worker processes")
+    audit.add_argument("--db", default="labyrinth.db", metavar="FILE", help="findings store (default ./labyrinth.db)")
+    audit.add_argument("--resume", action="store_true", help="continue the last campaign with these parameters")
+    audit.add_argument("--split", type=int, metavar="D", help="exhaustive: cut the tree into subtrees at D moves")
+    audit.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS", help="per oracle query")
+    audit.add_argument("--no-patterns", action="store_true", help="skip minimal stuck patterns (faster)")
+    audit.add_argument("--json", action="store_true", help="one JSON object per finding, then the totals")
+    audit.add_argument("--no-progress", action="store_true")
+    audit.set_defaults(run=_audit)
+
+    minimize = sub.add_parser("minimize", help="the minimal stuck pattern of a dead state (its first dead step)")
+    minimize.add_argument("input", nargs="?", metavar="FILE", help="a research path file")
+    minimize.add_argument("--moves", metavar="N:MOVES", help="a state in compact notation")
+    minimize.add_argument("--rule", metavar="NAME", help="also print the pattern as a rule of the pattern language")
+    minimize.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS")
+    minimize.add_argument("--json", action="store_true")
+    minimize.set_defaults(run=_minimize)
+
+    findings = sub.add_parser("findings", help="read the findings store")
+    fsub = findings.add_subparsers(dest="findings_command", required=True)
+    flist = fsub.add_parser("list", help="findings, one per line (or campaigns / patterns)")
+    flist.add_argument("what", nargs="?", default="findings", choices=["findings", "campaigns", "patterns"])
+    flist.add_argument("--db", default="labyrinth.db", metavar="FILE")
+    flist.add_argument("--kind", help="over-pruned, missed-dead, wrong-force or unknown")
+    flist.add_argument("--campaign", type=int)
+    flist.add_argument("--json", action="store_true")
+    flist.set_defaults(run=_findings_list)
+    fshow = fsub.add_parser("show", help="one finding in full, with its pattern drawn")
+    fshow.add_argument("id", type=int)
+    fshow.add_argument("--db", default="labyrinth.db", metavar="FILE")
+    fshow.add_argument("--json", action="store_true")
+    fshow.set_defaults(run=_findings_show)
+
+
+def _audit(args):
+    from labyrinth.engine.board import Board
+    from verify.audit import CLASSES
+    from verify.campaign import run_campaign
+    from verify.store import Store
+
+    if args.n is None:
+        raise LabyrinthError("audit: give -n N (and --exhaustive or --walks K)")
+    Board(args.n)
+    if not args.exhaustive and args.walks is None:
+        raise LabyrinthError("audit: give --exhaustive or --walks K")
+    if args.walks is not None and args.walks < 1 or args.jobs < 1:
+        raise LabyrinthError("--walks and --jobs must be at least 1", token=f"{args.walks},{args.jobs}")
+    rules = rule_set(args)  # validates the names before any work
+    off = tuple(r for r in args.off.split(",") if r)
+    on = tuple(r for r in args.on.split(",") if r)
+    bars = []
+
+    def progress(done, total, totals):
+        if not bars:  # made on the first unit, so an early error prints alone
+            bars.append(progress_bar(total, disable=args.no_progress or args.json))
+            bars[0].unit = "unit"
+        bar = bars[0]
+        bar.total = total
+        bar.n = done
+        share = totals.oracle_seconds / totals.seconds if totals.seconds else 0.0
+        bar.set_postfix({k: totals.findings.get(k, 0) for k in CLASSES[:3]} | {"oracle": f"{share:.0%}"},
+                        refresh=True)
+
+    with Store(args.db) as store:
+        campaign, totals, findings = run_campaign(
+            store, n=args.n, rules_args=(args.rules, off, on), walks=args.walks, seed=args.seed,
+            exhaustive=args.exhaustive, split=args.split, jobs=args.jobs, time_limit=args.time_limit,
+            patterns=not args.no_patterns, resume=args.resume, progress=progress)
+    for bar in bars:
+        bar.close()
+    if args.json:
+        for f in findings:
+            emit(f.to_json())
+        emit({"campaign": campaign, "rules": rules.name, "totals": totals.to_json()})
+        return EXIT_OK
+    what = "exhaustive" if args.exhaustive else f"{args.walks} walks, seed {args.seed}"
+    print(f"campaign {campaign} in {args.db}: {args.n}x{args.n}, rules {rules.name}, {what}")
+    print(f"walkthroughs {totals.walkthroughs}, stuck {totals.stuck}, states audited {totals.steps}, "
+          f"oracle queries {totals.queries}, {totals.seconds:.1f} s")
+    print(f"{'class':<12} {'findings':>8}")
+    for k in CLASSES:
+        print(f"{k:<12} {totals.findings.get(k, 0):>8}")
+    names = sorted(set(totals.fired) | set(totals.misfired))
+    if names:
+        width = max(len(r) for r in names)
+        print(f"{'rule':<{width}} {'fired':>8} {'misfired':>8}")
+        for r in names:
+            print(f"{r:<{width}} {totals.fired.get(r, 0):>8} {totals.misfired.get(r, 0):>8}")
+    return EXIT_OK
+
+
+def _minimize(args):
+    from labyrinth.engine import parse_state
+    from labyrinth.engine.formats import load_trace
+    from oracle import first_dead_step, get_oracle
+    from verify.minimize import minimal_pattern
+
+    if (args.input is None) == (args.moves is None):
+        raise LabyrinthError("minimize: give exactly one of FILE or --moves N:MOVES")
+    state = parse_state(args.moves, source=args.moves) if args.moves else load_noting(load_trace, Path(args.input))
+    with get_oracle("auto", time_limit=args.time_limit) as oracle:
+        step, undecided = first_dead_step(state, oracle)
+    label = args.moves or args.input
+    if step is None:
+        if undecided:
+            print(f"labyrinth: {label}: the oracle timed out: status unknown", file=sys.stderr)
+            return EXIT_UNKNOWN
+        raise LabyrinthError("the line still has a completion: there is no stuck pattern", source=label)
+    dead = state.prefix(step)
+    pattern = minimal_pattern(dead, time_limit=args.time_limit)
+    rule, rule_error = None, None
+    if args.rule:
+        try:
+            rule = pattern.to_rule(args.rule)
+        except LabyrinthError as err:
+            rule_error = err  # the pattern is still printed: nothing computed is lost
+    if args.json:
+        emit({"state": state.compact(), "first_dead_step": step, "dead_state": dead.compact(),
+               "pattern": pattern.to_json(), "seconds": round(pattern.seconds, 3), "rule": rule,
+               "rule_error": None if rule_error is None else str(rule_error)})
+        return EXIT_BAD_INPUT if rule_error else EXIT_OK
+    print(f"{dead.compact()}: dead since step {step}; minimal stuck pattern ({len(pattern.facts)} facts, "
+          f"{pattern.seconds:.2f} s):")
+    print(pattern.draw())
+    print("(^ head moving up, # taken, B border, . must be visited, E the end, ? either)")
+    if rule:
+        print(rule, end="")
+    if rule_error:
+        print(f"labyrinth: no rule: {rule_error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return EXIT_OK
+
+
+def _findings_list(args):
+    from verify.store import Store
+
+    must_exist(args.db)
+    with Store(args.db) as store:
+        if args.what == "campaigns":
+            rows = store.campaigns()
+            for r in rows:
+                if args.json:
+                    emit(r)
+                else:
+                    print(f"{r['id']:>4}  {r['kind']:<10}  rules {r['rules']:<10}  {r['params']}  "
+                          f"{'finished' if r['finished'] else 'unfinished'}")
+            return EXIT_OK
+        if args.what == "patterns":
+            for r in store.patterns():
+                if args.json:
+                    emit(r)
+                else:
+                    print(f"pattern {r['id']}: seen {r['count']} times, e.g. {r['example']}")
+                    print("  " + r["drawing"].replace("\n", "\n  "))
+            return EXIT_OK
+        for r in store.findings(campaign=args.campaign, kind=args.kind):
+            if args.json:
+                emit(r)
+            else:
+                blame = ",".join(r["rules"]) or "-"
+                print(f"{r['id']:>5}  {r['kind']:<11}  {r['state']} {r['move']}  rules {blame}"
+                      + (f"  pattern {r['pattern']}" if r["pattern"] else ""))
+    return EXIT_OK
+
+
+def _findings_show(args):
+    from labyrinth.engine import parse_state
+    from labyrinth.engine.text import draw
+    from verify.store import Store
+
+    must_exist(args.db)
+    with Store(args.db) as store:
+        r = store.finding(args.id)
+    if args.json:
+        emit(r)
+        return EXIT_OK
+    state = parse_state(r["state"], source=f"finding {args.id}")
+    print(f"finding {r['id']}: {r['kind']} at {r['state']}, move {r['move']} (campaign {r['campaign']}, {r['unit']})")
+    print(f"blamed: {', '.join(r['rules']) or '-'}" + (f" at {r['cells']}" if r["cells"] else ""))
+    print(draw(state, {state.board.step(state.head, r["move"]): "x"}))
+    if r["witness"]:
+        print(f"witness: {r['witness']}")
+    if r["stuck_step"] is not None:
+        print(f"the walk got stuck at step {r['stuck_step']}")
+    if r["checked_by"]:
+        print(f"confirmed by: {r['checked_by']}")
+    if r["pattern"]:
+        p = r["pattern"]
+        print(f"minimal stuck pattern {p['id']} (seen {p['count']} times):")
+        print(p["drawing"])
+    return EXIT_OK

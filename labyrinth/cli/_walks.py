@@ -1,0 +1,120 @@
+"""``labyrinth walk | enumerate | stats``: the walker and its statistics."""
+
+from labyrinth.cli._common import (
+    EXIT_OK,
+    emit,
+    progress_bar,
+    rule_set,
+    rules_args,
+)
+from labyrinth.errors import LabyrinthError
+
+
+def register(sub):
+    """Add this module's subcommands to the ``labyrinth`` parser."""
+    walk = sub.add_parser("walk", help="one seeded random walk under a rule set")
+    walk.add_argument("-n", type=int, required=True, help="board size (odd, >= 3)")
+    rules_args(walk)
+    walk.add_argument("--seed", type=int, default=0)
+    walk.add_argument("--json", action="store_true")
+    walk.set_defaults(run=_walk)
+
+    enum = sub.add_parser("enumerate", help="every walk in keep-left order: walkthroughs and stuck leaves")
+    enum.add_argument("-n", type=int, help="board size (odd, >= 3), from the start")
+    enum.add_argument("--from", dest="prefix", metavar="N:MOVES", help="enumerate below a saved prefix")
+    rules_args(enum)
+    enum.add_argument("--json", action="store_true")
+    enum.add_argument("--no-progress", action="store_true")
+    enum.set_defaults(run=_enumerate)
+
+    stats = sub.add_parser("stats", help="the study's statistic: walkthroughs completed before the first stuck walk")
+    stats.add_argument("-n", required=True, metavar="N[,N...]", help="board sizes, e.g. 9,11,13")
+    stats.add_argument("--runs", type=int, default=1000, help="runs per size (the study used 1000)")
+    rules_args(stats)
+    stats.add_argument("--seed", type=int, default=0)
+    stats.add_argument("--cap", type=int, default=100_000, metavar="K",
+                       help="stop a run after K walkthroughs (counted as K, reported as censored)")
+    stats.add_argument("--json", action="store_true")
+    stats.add_argument("--no-progress", action="store_true")
+    stats.set_defaults(run=_stats)
+
+
+def _walk(args):
+    from labyrinth.engine.walker import random_walk
+
+    walk = random_walk(args.n, rule_set(args), args.seed)
+    if args.json:
+        emit({"state": walk.state.compact(), "outcome": walk.outcome, "stuck_step": walk.stuck_step})
+    else:
+        print(walk.state.compact())
+        print(walk.outcome + ("" if walk.stuck_step is None else f" at step {walk.stuck_step}"))
+    return EXIT_OK
+
+
+def _enumerate(args):
+    from labyrinth.engine import State, parse_state
+    from labyrinth.engine.walker import enumerate_walks
+
+    if (args.n is None) == (args.prefix is None):
+        raise LabyrinthError("enumerate: give exactly one of -n N or --from N:MOVES")
+    start = parse_state(args.prefix, source=args.prefix) if args.prefix else State.from_moves(args.n, "")
+    rules = rule_set(args)
+    bar = progress_bar(None, disable=args.no_progress or args.json)
+    bar.unit = "walkthrough"
+
+    def progress(k):
+        bar.n = k
+        bar.refresh()
+
+    result = enumerate_walks(start, rules, progress=progress)
+    bar.close()
+    out = {"start": start.compact(), "rules": rules.name, "walkthroughs": result.walkthroughs,
+           "stuck": result.stuck, "nodes": result.nodes, "seconds": round(result.seconds, 3)}
+    if args.json:
+        emit(out)
+    else:
+        print("  ".join(f"{k}: {v}" for k, v in out.items()))
+    return EXIT_OK
+
+
+def _stats(args):
+    from labyrinth.engine.board import Board
+    from labyrinth.engine.walker import STUDY_7X7_RULES, walk_statistics
+
+    try:
+        sizes = [int(v) for v in args.n.split(",") if v]
+    except ValueError:
+        raise LabyrinthError("board sizes must be odd integers separated by commas", token=args.n) from None
+    for n in sizes:
+        Board(n)
+    if args.runs < 1 or args.cap < 1:
+        raise LabyrinthError("--runs and --cap must be at least 1", token=f"{args.runs},{args.cap}")
+    rules = rule_set(args)
+    rows = []
+    for n in sizes:
+        bar = progress_bar(args.runs, disable=args.no_progress or args.json)
+        bar.unit = "run"
+        bar.set_description(f"{n}x{n}")
+
+        def progress(k, bar=bar):
+            bar.n = k
+            bar.refresh()
+
+        st = walk_statistics(n, rules, args.runs, args.seed, cap=args.cap, progress=progress)
+        bar.close()
+        row = {"n": n, "rules": rules.name, "runs": st.runs, "mean": round(st.mean, 3), "ci95": [round(st.low, 3),
+               round(st.high, 3)], "study": STUDY_7X7_RULES.get(n), "completion_rate": round(st.completion_rate, 4),
+               "walks": st.walks, "censored": st.censored, "seconds": round(st.seconds, 2)}
+        rows.append(row)
+        if args.json:
+            emit(row)
+    if not args.json:
+        print(f"rules: {rules.name}, {args.runs} runs per size, seed {args.seed}")
+        print(f"{'n':>3}  {'mean':>9}  {'95% CI':>19}  {'study':>6}  {'complete':>8}  {'walks':>9}  {'censored':>8}  "
+              f"{'seconds':>7}")
+        for r in rows:
+            ci = f"{r['ci95'][0]:.2f}..{r['ci95'][1]:.2f}"
+            study = "-" if r["study"] is None else f"{r['study']:.1f}"
+            print(f"{r['n']:>3}  {r['mean']:>9.2f}  {ci:>19}  {study:>6}  {r['completion_rate']:>8.3f}  "
+                  f"{r['walks']:>9}  {r['censored']:>8}  {r['seconds']:>7.1f}")
+    return EXIT_OK
