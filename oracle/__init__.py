@@ -12,10 +12,13 @@
 
 from oracle.analysis import StateReport, analyse, first_dead_step
 from oracle.base import Oracle, OracleBug, Verdict, check_witness
+from oracle.count import CompletionCounter, count_completions, count_paths
+from oracle.rank import sample_walkthrough, walkthrough_rank, walkthrough_unrank
 from oracle.registry import BACKENDS, available_backends, get_oracle
 
 __all__ = [
     "BACKENDS",
+    "CompletionCounter",
     "Oracle",
     "OracleBug",
     "StateReport",
@@ -23,6 +26,11 @@ __all__ = [
     "analyse",
     "available_backends",
     "check_witness",
+    "count_completions",
+    "count_paths",
     "first_dead_step",
     "get_oracle",
+    "sample_walkthrough",
+    "walkthrough_rank",
+    "walkthrough_unrank",
 ]

@@ -266,7 +266,7 @@ def test_audit_resumes_after_sigkill_without_losing_findings(tmp_path):
     (["audit", "-n", "8", "--walks", "3"], "8"),
     (["audit", "-n", "7"], "--exhaustive or --walks"),
     (["audit", "-n", "7", "--walks", "2", "--rules", "nope"], "nope"),
-    (["audit", "-n", "7", "--exhaustive", "--rules", "oracle"], "compiled"),
+    (["audit", "-n", "7", "--exhaustive", "--on", "future-lines"], "compiled"),
     (["minimize", "--moves", "5:RR"], "completion"),
     (["findings", "list", "--db", "/nonexistent/x.db"], "no findings store"),
 ])

@@ -150,6 +150,16 @@ def test_wrong_rules_are_caught_with_blame_and_witness(tmp_path):
     assert totals.misfired["always-right"] == sum(f.rules == ("always-right",) for f in findings)
 
 
+@pytest.mark.parametrize("n", [5, 7])
+def test_exhaustive_oracle_rules_have_no_findings_and_every_walkthrough(tmp_path, n):
+    """The oracle rule set's keep-left tree is every Hamiltonian corner path, with no stuck leaf (A001184)."""
+    from oracle.count import count_paths
+
+    _, totals, findings = _campaign(tmp_path / "o.db", n=n, rules_args=("oracle", (), ()), exhaustive=True, jobs=2)
+    assert findings == [] and totals.stuck == 0 and sum(totals.findings.values()) == 0
+    assert totals.walkthroughs == count_paths(n) == {5: 104, 7: 111_712}[n]
+
+
 def test_oracle_rules_walks_have_no_findings(tmp_path):
     for n, walks in ((9, 8), (11, 3)):
         _, totals, findings = _campaign(tmp_path / "o.db", n=n, rules_args=("oracle", (), ()), walks=walks, seed=3)

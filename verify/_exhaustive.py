@@ -55,12 +55,17 @@ def _query(nb, colour, end, taken, path, depth, w, q_taken, q_path, q_cand, q_nc
 
 @njit(cache=True)
 def audit_subtree(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
-                  rank, taken, path, base, records, counters, query_budget, scratch, area, window, trig, ntrig):
+                  rank, taken, path, base, records, counters, query_budget, scratch, area, window, trig, ntrig,
+                  perfect=False):
     """Audit every node below ``path[:base + 1]`` (whose cells ``taken`` marks).
 
     ``records[k] = (kind, depth, direction, path[0..depth])``; ``counters`` =
     (records, walkthroughs, stuck leaves, oracle queries, search nodes, tree
     nodes). Returns False if ``records`` filled up (run again with more room).
+    With ``perfect`` the rules are the search itself (the ``oracle`` rule set):
+    a move is open exactly when the search finds a completion after it; the
+    audit of such a tree is its count: every walkthrough found and no stuck
+    leaf.
     """
     size = n * n
     cand = np.zeros((size, 3), dtype=np.int8)
@@ -77,7 +82,7 @@ def audit_subtree(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_
     depth = base
     if not _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
                   rank, taken, path, depth, cand, ncand, idx, good, records, counters, query_budget, scratch, area,
-                  window, trig, ntrig, q_taken, q_path, q_cand, q_ncand, q_idx, q_scratch):
+                  window, trig, ntrig, q_taken, q_path, q_cand, q_ncand, q_idx, q_scratch, perfect):
         return False
     mark[depth] = counters[0]
     while True:
@@ -91,7 +96,8 @@ def audit_subtree(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_
             mark[depth] = counters[0]
             if not _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax,
                           forbid, rank, taken, path, depth, cand, ncand, idx, good, records, counters, query_budget,
-                          scratch, area, window, trig, ntrig, q_taken, q_path, q_cand, q_ncand, q_idx, q_scratch):
+                          scratch, area, window, trig, ntrig, q_taken, q_path, q_cand, q_ncand, q_idx, q_scratch,
+                          perfect):
                 return False
         else:
             if depth == base:
@@ -140,7 +146,7 @@ def _record(records, counters, kind, path, depth, d):
 @njit(cache=True)
 def _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, rank,
            taken, path, depth, cand, ncand, idx, good, records, counters, query_budget, scratch, area, window, trig,
-           ntrig, q_taken, q_path, q_cand, q_ncand, q_idx, q_scratch):
+           ntrig, q_taken, q_path, q_cand, q_ncand, q_idx, q_scratch, perfect):
     """Enter a node: count it, settle leaves, query the moves the rules close, list the open ones."""
     size = n * n
     head = path[depth]
@@ -156,9 +162,24 @@ def _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, fo
             counters[2] += 1
         return True
     free_count = size - depth - 1
-    mask = decide(order, nb, colour, n, end, taken, head, heading_at(nb, path, depth), free_count, scratch, area,
-                  cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
+    if perfect:  # open exactly the moves the search finds feasible; the rest are dead, or unknown (recorded)
+        mask = 0
+        for d in range(4):
+            w = nb[head, d]
+            if w < 0 or taken[w]:
+                continue
+            status = _query(nb, colour, end, taken, path, depth, w, q_taken, q_path, q_cand, q_ncand, q_idx,
+                            q_scratch, rank, query_budget, counters)
+            if status == FOUND:
+                mask |= 1 << d
+            elif status == BUDGET and not _record(records, counters, UNKNOWN, path, depth, d):
+                return False
+    else:
+        mask = decide(order, nb, colour, n, end, taken, head, heading_at(nb, path, depth), free_count, scratch,
+                      area, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
     for d in range(4):
+        if perfect:
+            break
         w = nb[head, d]
         if w < 0 or taken[w] or (mask >> d) & 1:
             continue

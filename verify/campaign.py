@@ -1,18 +1,32 @@
-"""Audit campaigns: split into units, run them (in local processes with ``jobs``), store every finding.
+"""Audit campaigns: split into units, run them (local processes or a Ray cluster), store every finding.
 
-How a campaign is split:
+How a campaign is split (every unit is independent and named, so any subset
+can run anywhere, in any order, and a resumed campaign skips the named units
+already in the store):
 
 * ``walks``: unit ``walk i`` is the i-th seeded random walk (the walk depends
   only on the seed and i), so any range of walks can run anywhere;
 * ``exhaustive``: the keep-left tree is cut at ``split`` moves; each prefix
   there is a unit (its subtree, audited by the numba kernel of
   :mod:`verify._exhaustive`), and the few nodes above the cut are audited at
-  the end, from the units' results, as unit ``top``.
+  the end, from the units' results, as unit ``top``;
+* ``trace``: unit ``file PATH`` audits one research file
+  (:mod:`verify.trace`).
+
+Where units run: ``jobs`` local processes (forked, each with its own rule set
+and oracles), or ``backend="ray"``: each unit is a Ray task (a bounded window
+of tasks in flight); the worker processes keep their rule set and oracles
+between tasks, and every result is committed by the driver, which alone
+writes the store. ``address`` joins a running cluster (``ray start --head`` on
+one machine, ``ray start --address HEAD:6379`` on the others, with this
+package installed on every node); without it a local Ray with ``jobs`` CPUs
+is started for the campaign.
 
 Units already in the store are skipped with ``resume``; each finished unit is
 committed with its findings before it is reported.
 """
 
+import collections
 import concurrent.futures
 import hashlib
 import multiprocessing
@@ -24,7 +38,7 @@ from labyrinth.engine import State
 from labyrinth.errors import LabyrinthError
 from verify.audit import MISSED_DEAD, AuditTotals, _Asker, audit_state, audit_walk, confirm
 
-__all__ = ["code_version", "rules_fingerprint", "run_campaign"]
+__all__ = ["code_version", "rules_fingerprint", "run_campaign", "run_trace_campaign"]
 
 
 def rules_fingerprint(rules):
@@ -58,7 +72,15 @@ def _init(rules_args, time_limit, patterns):
 
     name, off, on = rules_args
     _CTX.update(rules=get_rule_set(name, off=off, on=on), oracle=get_oracle("auto", time_limit=time_limit),
-                sat=SatOracle(time_limit=time_limit), time_limit=time_limit, patterns=patterns)
+                sat=SatOracle(time_limit=time_limit), time_limit=time_limit, patterns=patterns,
+                args=(rules_args, time_limit, patterns))
+
+
+def _ray_task(init_args, fn, fargs):
+    """One unit on a Ray worker: the worker keeps its rule set and oracles between units."""
+    if _CTX.get("args") != init_args:
+        _init(*init_args)
+    return fn(*fargs)
 
 
 def _confirmed(findings):
@@ -71,7 +93,7 @@ def _confirmed(findings):
 
 def _walk_unit(n, seed, index):
     findings, totals = audit_walk(n, _CTX["rules"], seed, index, _CTX["oracle"])
-    return f"walk {index}", _confirmed(findings), totals
+    return f"walk {index}", _confirmed(findings), totals, {}
 
 
 def _tree_unit(n, prefix):
@@ -82,7 +104,13 @@ def _tree_unit(n, prefix):
     rules = _CTX["rules"]
     start = State.from_moves(n, prefix)
     totals = AuditTotals()
-    program = rules.program()
+    perfect = not hasattr(rules, "program")  # the oracle rule set: the kernel's search is the rule
+    if perfect:
+        from labyrinth.rules import get_rule_set
+
+        program = get_rule_set("none").program()  # its arrays fill the kernel's signature; never asked
+    else:
+        program = rules.program()
     board = start.board
     t = Tables.of(board)
     cap = 256
@@ -94,7 +122,7 @@ def _tree_unit(n, prefix):
         counters = np.zeros(6, dtype=np.int64)
         done = ex.audit_subtree(program.order, t.nb, t.colour, t.n, t.end, *program.patterns.arrays(), t.rank,
                                 taken, path, len(start.path) - 1, records, counters, 50_000_000, t.scratch(),
-                                program.area, program.window, program.trig, program.ntrig)
+                                program.area, program.window, program.trig, program.ntrig, perfect)
         if done:
             break
         cap *= 8
@@ -125,7 +153,18 @@ def _tree_unit(n, prefix):
         for r in f.rules:
             totals.misfired[r] += 1
     totals.seconds = time.perf_counter() - t0
-    return f"tree {prefix or '-'}", findings, totals, root_dead
+    return f"tree {prefix or '-'}", findings, totals, {"root_dead": root_dead}
+
+
+def _trace_unit(path):
+    from labyrinth.engine.formats import load_trace
+    from verify.trace import audit_trace
+
+    findings, summary, totals = audit_trace(load_trace(path), _CTX["oracle"], label=path)
+    findings = _confirmed(findings)
+    summary.findings = {k: sum(f.kind == k for f in findings) for k in summary.findings}
+    totals.findings = collections.Counter(f.kind for f in findings)
+    return f"file {path}", findings, totals, {"trace": summary.to_json()}
 
 
 # --- parent side -------------------------------------------------------------------------
@@ -175,19 +214,28 @@ def _top_findings(top, unit_good, rules, oracle, totals):
 
 
 def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, split=None, jobs=1,
-                 time_limit=60.0, patterns=True, resume=False, progress=None):
+                 backend="local", address=None, time_limit=60.0, patterns=True, resume=False, progress=None):
     """Run an audit campaign into ``store``; returns ``(campaign id, totals, findings reported)``.
 
-    ``rules_args`` = ``(name, off, on)`` as for :func:`labyrinth.rules.get_rule_set`.
-    ``progress(units_done, units_total, totals)`` is called after every unit.
+    Parameters
+    ----------
+    rules_args : tuple
+        ``(name, off, on)`` as for :func:`labyrinth.rules.get_rule_set`.
+    jobs : int
+        Local worker processes (``backend="local"``), or CPUs of the local
+        Ray cluster started when ``backend="ray"`` and no ``address`` is given.
+    backend : str
+        ``local`` or ``ray``; ``address`` joins a running Ray cluster.
+    progress : callable, optional
+        ``progress(units_done, units_total, totals)``, called after every unit.
     """
     from labyrinth.rules import get_rule_set
     from oracle import get_oracle
 
     name, off, on = rules_args
     rules = get_rule_set(name, off=off, on=on)
-    if exhaustive and not getattr(rules, "compiled", lambda: False)():
-        raise LabyrinthError("an exhaustive audit needs a compiled rule set (not oracle or future-lines)",
+    if exhaustive and not getattr(rules, "compiled", lambda: name == "oracle")():
+        raise LabyrinthError("an exhaustive audit needs a compiled rule set or oracle (not future-lines)",
                              token=name)
     kind = "exhaustive" if exhaustive else "walks"
     if exhaustive and split is None:
@@ -196,63 +244,146 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
               "split": split, "kind": kind}
     campaign = store.start_campaign(kind, params, seed=seed, rules=name, fingerprint=rules_fingerprint(rules),
                                     code_version=code_version(), resume=resume)
-    done = store.done_units(campaign)
-    totals = AuditTotals()
-    for t in done.values():
-        totals.add(_totals_from_json(t))
-    reported = []
     if exhaustive:
         units, top = _split(n, rules, split)
         tasks = [(_tree_unit, (n, u), f"tree {u or '-'}") for u in units]
     else:
         tasks = [(_walk_unit, (n, seed, i), f"walk {i}") for i in range(walks)]
-    todo = [t for t in tasks if t[2] not in done]
+    init_args = ((name, tuple(off), tuple(on)), time_limit, patterns)
+    run = _Run(store, campaign, tasks, progress)
     unit_good = {}
-    for unit, t in done.items():
+    for unit, t in run.done.items():
         if unit.startswith("tree "):
             unit_good[unit[5:].replace("-", "")] = t.get("walkthroughs", 0) > 0
-    t0 = time.perf_counter()
 
-    def finish(result):
-        unit, findings, unit_totals = result[:3]
-        new = store.record_unit(campaign, unit, findings, _totals_to_json(unit_totals))
-        totals.add(unit_totals)
-        if unit.startswith("tree "):
-            unit_good[unit[5:].replace("-", "")] = unit_totals.walkthroughs > 0
-        reported.extend(f for f in findings if f)
-        if progress is not None:
-            progress(len(tasks) - len(todo) + finished[0], len(tasks), totals)
-        return new
+    def good(result):
+        if result[0].startswith("tree "):
+            unit_good[result[0][5:].replace("-", "")] = result[2].walkthroughs > 0
 
-    finished = [0]
-    args = ((name, tuple(off), tuple(on)), time_limit, patterns)
-    if jobs <= 1:
-        _init(*args)
-        for fn, fargs, _ in todo:
-            finished[0] += 1
-            finish(fn(*fargs))
-    else:
-        ctx = multiprocessing.get_context("fork")
-        with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init, initargs=args) as pool:
-            futures = [pool.submit(fn, *fargs) for fn, fargs, _ in todo]
-            for fut in concurrent.futures.as_completed(futures):
-                finished[0] += 1
-                finish(fut.result())
-    if exhaustive and "top" not in done:
+    run.execute(init_args, jobs=jobs, backend=backend, address=address, then=good)
+    if exhaustive and "top" not in run.done:
         top_totals = AuditTotals()
         with get_oracle("auto", time_limit=time_limit) as oracle:
             found, _ = _top_findings(top, unit_good, rules, oracle, top_totals)
-        if not _CTX:
-            _init(*args)
+        if _CTX.get("args") != init_args:
+            _init(*init_args)
         found = _confirmed(found)
         top_totals.findings.update(f.kind for f in found)
         for f in found:
             for r in f.rules:
                 top_totals.misfired[r] += 1
-        finish(("top", found, top_totals))
-    totals.seconds = time.perf_counter() - t0
-    store.finish_campaign(campaign, _totals_to_json(totals))
-    return campaign, totals, reported
+        run.finish(("top", found, top_totals, {}))
+    store.finish_campaign(campaign, _totals_to_json(run.totals))
+    return campaign, run.totals, run.reported
+
+
+def run_trace_campaign(store, files, *, jobs=1, backend="local", address=None, time_limit=60.0, patterns=True,
+                       resume=False, progress=None):
+    """Audit research files (:mod:`verify.trace`) into ``store``: one unit per file.
+
+    Returns ``(campaign id, totals, findings reported, summaries)`` where
+    ``summaries`` holds every file's :class:`verify.trace.TraceSummary` as a dict
+    (files done before a resume included).
+    """
+    files = [str(f) for f in files]
+    digest = hashlib.sha256()
+    for f in sorted(files):
+        digest.update(f.encode() + b"\0")
+        try:
+            with open(f, "rb") as fh:
+                digest.update(hashlib.sha256(fh.read()).digest())
+        except OSError as err:
+            raise LabyrinthError(f"cannot read: {err.strerror}", source=f) from None
+    params = {"kind": "trace", "files": len(files), "digest": digest.hexdigest()[:16]}
+    campaign = store.start_campaign("trace", params, rules="research-program", code_version=code_version(),
+                                    resume=resume)
+    tasks = [(_trace_unit, (f,), f"file {f}") for f in files]
+    run = _Run(store, campaign, tasks, progress)
+    run.execute((("none", (), ()), time_limit, patterns), jobs=jobs, backend=backend, address=address)
+    store.finish_campaign(campaign, _totals_to_json(run.totals))
+    summaries = [t["trace"] for u, t in sorted(store.done_units(campaign).items()) if "trace" in t]
+    return campaign, run.totals, run.reported, summaries
+
+
+class _Run:
+    """A campaign's units: which are done, running the rest, and committing each as it finishes."""
+
+    def __init__(self, store, campaign, tasks, progress):
+        self.store, self.campaign, self.tasks, self.progress = store, campaign, tasks, progress
+        self.done = store.done_units(campaign)
+        self.todo = [t for t in tasks if t[2] not in self.done]
+        self.totals = AuditTotals()
+        for t in self.done.values():
+            self.totals.add(_totals_from_json(t))
+        self.reported = []
+        self.finished = 0
+        self.t0 = time.perf_counter()
+
+    def finish(self, result):
+        unit, findings, unit_totals, extra = result
+        self.store.record_unit(self.campaign, unit, findings, _totals_to_json(unit_totals) | extra)
+        self.totals.add(unit_totals)
+        self.totals.seconds = time.perf_counter() - self.t0
+        self.reported.extend(findings)
+        self.finished += 1
+        if self.progress is not None:
+            self.progress(len(self.tasks) - len(self.todo) + self.finished, len(self.tasks), self.totals)
+
+    def execute(self, init_args, *, jobs=1, backend="local", address=None, then=None):
+        def finish(result):
+            self.finish(result)
+            if then is not None:
+                then(result)
+
+        if backend == "ray":
+            _execute_ray(self.todo, init_args, jobs, address, finish)
+        elif backend != "local":
+            raise LabyrinthError("unknown backend (local or ray)", token=backend)
+        elif jobs <= 1 or len(self.todo) <= 1:
+            if self.todo and _CTX.get("args") != init_args:
+                _init(*init_args)
+            for fn, fargs, _ in self.todo:
+                finish(fn(*fargs))
+        else:
+            ctx = multiprocessing.get_context("fork")
+            with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init,
+                                                        initargs=init_args) as pool:
+                futures = [pool.submit(fn, *fargs) for fn, fargs, _ in self.todo]
+                for fut in concurrent.futures.as_completed(futures):
+                    finish(fut.result())
+        self.totals.seconds = time.perf_counter() - self.t0
+
+
+def _execute_ray(todo, init_args, jobs, address, finish):
+    """Run units as Ray tasks, a bounded window in flight, committing each result as it arrives."""
+    try:
+        import ray
+    except ImportError:
+        raise LabyrinthError("the ray backend needs the 'ray' package: pip install 'labyrinth[ray]'",
+                             token="ray") from None
+    started = not ray.is_initialized()
+    if started:
+        try:
+            ray.init(address=address, num_cpus=None if address else jobs, include_dashboard=False,
+                     log_to_driver=False, configure_logging=False)
+        except (ConnectionError, RuntimeError, ValueError) as err:
+            raise LabyrinthError(f"cannot reach the Ray cluster: {err}".splitlines()[0],
+                                 source=address or "local Ray") from None
+    try:
+        task = ray.remote(_ray_task)
+        window = 4 * max(1, int(ray.cluster_resources().get("CPU", jobs)))
+        queue = list(todo)
+        pending = []
+        while queue or pending:
+            while queue and len(pending) < window:
+                fn, fargs, _ = queue.pop(0)
+                pending.append(task.remote(init_args, fn, fargs))
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                finish(ray.get(ref))
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def _totals_to_json(t):

@@ -8,6 +8,7 @@ from labyrinth.cli._common import (
     EXIT_OK,
     EXIT_UNKNOWN,
     emit,
+    expand,
     load_noting,
     must_exist,
     progress_bar,
@@ -25,8 +26,14 @@ def register(sub):
     how = audit.add_mutually_exclusive_group()
     how.add_argument("--exhaustive", action="store_true", help="every walk in keep-left order")
     how.add_argument("--walks", type=int, metavar="K", help="K seeded random walks")
+    how.add_argument("--trace", nargs="+", metavar="FILE",
+                     help="research files or folders: check the options the research program recorded")
     audit.add_argument("--seed", type=int, default=0)
-    audit.add_argument("--jobs", type=int, default=1, metavar="J", help="local worker processes")
+    audit.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes (local or Ray CPUs)")
+    audit.add_argument("--backend", default="local", choices=["local", "ray"],
+                       help="where units run: local processes (default) or a Ray cluster")
+    audit.add_argument("--address", metavar="ADDR", help="ray: a running cluster's address (default: start one)")
+    audit.add_argument("--report", metavar="FILE.md", help="trace: write the per-file Markdown report here")
     audit.add_argument("--db", default="labyrinth.db", metavar="FILE", help="findings store (default ./labyrinth.db)")
     audit.add_argument("--resume", action="store_true", help="continue the last campaign with these parameters")
     audit.add_argument("--split", type=int, metavar="D", help="exhaustive: cut the tree into subtrees at D moves")
@@ -36,9 +43,15 @@ def register(sub):
     audit.add_argument("--no-progress", action="store_true")
     audit.set_defaults(run=_audit)
 
-    minimize = sub.add_parser("minimize", help="the minimal stuck pattern of a dead state (its first dead step)")
+    minimize = sub.add_parser("minimize", help="minimal counterexamples: the stuck pattern of a dead state, or the "
+                                               "smallest walk where a rule over-prunes (--move or --finding)")
     minimize.add_argument("input", nargs="?", metavar="FILE", help="a research path file")
     minimize.add_argument("--moves", metavar="N:MOVES", help="a state in compact notation")
+    minimize.add_argument("--move", metavar="M", help="shrink this over-pruned move of the state (U, D, L or R) "
+                                                      "under --rules: shortest walk, smallest board")
+    minimize.add_argument("--finding", type=int, metavar="ID", help="a finding of the store (--db)")
+    minimize.add_argument("--db", default="labyrinth.db", metavar="FILE")
+    rules_args(minimize)
     minimize.add_argument("--rule", metavar="NAME", help="also print the pattern as a rule of the pattern language")
     minimize.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS")
     minimize.add_argument("--json", action="store_true")
@@ -62,20 +75,48 @@ def register(sub):
 
 def _audit(args):
     from labyrinth.engine.board import Board
-    from verify.audit import CLASSES
-    from verify.campaign import run_campaign
-    from verify.store import Store
 
+    if args.trace:
+        return _audit_traces(args)
+    if args.report:
+        raise LabyrinthError("--report goes with --trace FILE...", token=args.report)
     if args.n is None:
-        raise LabyrinthError("audit: give -n N (and --exhaustive or --walks K)")
+        raise LabyrinthError("audit: give -n N (and --exhaustive or --walks K), or --trace FILE...")
     Board(args.n)
     if not args.exhaustive and args.walks is None:
-        raise LabyrinthError("audit: give --exhaustive or --walks K")
+        raise LabyrinthError("audit: give --exhaustive or --walks K (or --trace FILE...)")
     if args.walks is not None and args.walks < 1 or args.jobs < 1:
         raise LabyrinthError("--walks and --jobs must be at least 1", token=f"{args.walks},{args.jobs}")
     rules = rule_set(args)  # validates the names before any work
     off = tuple(r for r in args.off.split(",") if r)
     on = tuple(r for r in args.on.split(",") if r)
+    progress, bars = _audit_progress(args)
+
+    from verify.campaign import run_campaign
+    from verify.store import Store
+
+    with Store(args.db) as store:
+        campaign, totals, findings = run_campaign(
+            store, n=args.n, rules_args=(args.rules, off, on), walks=args.walks, seed=args.seed,
+            exhaustive=args.exhaustive, split=args.split, jobs=args.jobs, backend=args.backend,
+            address=args.address, time_limit=args.time_limit, patterns=not args.no_patterns, resume=args.resume,
+            progress=progress)
+    for bar in bars:
+        bar.close()
+    if args.json:
+        for f in findings:
+            emit(f.to_json())
+        emit({"campaign": campaign, "rules": rules.name, "totals": totals.to_json()})
+        return EXIT_OK
+    what = "exhaustive" if args.exhaustive else f"{args.walks} walks, seed {args.seed}"
+    print(f"campaign {campaign} in {args.db}: {args.n}x{args.n}, rules {rules.name}, {what}")
+    _print_totals(totals)
+    return EXIT_OK
+
+
+def _audit_progress(args):
+    from verify.audit import CLASSES
+
     bars = []
 
     def progress(done, total, totals):
@@ -89,20 +130,12 @@ def _audit(args):
         bar.set_postfix({k: totals.findings.get(k, 0) for k in CLASSES[:3]} | {"oracle": f"{share:.0%}"},
                         refresh=True)
 
-    with Store(args.db) as store:
-        campaign, totals, findings = run_campaign(
-            store, n=args.n, rules_args=(args.rules, off, on), walks=args.walks, seed=args.seed,
-            exhaustive=args.exhaustive, split=args.split, jobs=args.jobs, time_limit=args.time_limit,
-            patterns=not args.no_patterns, resume=args.resume, progress=progress)
-    for bar in bars:
-        bar.close()
-    if args.json:
-        for f in findings:
-            emit(f.to_json())
-        emit({"campaign": campaign, "rules": rules.name, "totals": totals.to_json()})
-        return EXIT_OK
-    what = "exhaustive" if args.exhaustive else f"{args.walks} walks, seed {args.seed}"
-    print(f"campaign {campaign} in {args.db}: {args.n}x{args.n}, rules {rules.name}, {what}")
+    return progress, bars
+
+
+def _print_totals(totals):
+    from verify.audit import CLASSES
+
     print(f"walkthroughs {totals.walkthroughs}, stuck {totals.stuck}, states audited {totals.steps}, "
           f"oracle queries {totals.queries}, {totals.seconds:.1f} s")
     print(f"{'class':<12} {'findings':>8}")
@@ -114,27 +147,138 @@ def _audit(args):
         print(f"{'rule':<{width}} {'fired':>8} {'misfired':>8}")
         for r in names:
             print(f"{r:<{width}} {totals.fired.get(r, 0):>8} {totals.misfired.get(r, 0):>8}")
-    return EXIT_OK
+
+
+def _audit_traces(args):
+    from labyrinth.engine.formats import load_trace
+    from verify.campaign import run_trace_campaign
+    from verify.store import Store
+    from verify.trace import TraceSummary, corpus_report
+
+    if args.n is not None or args.rules != "default" or args.off or args.on:
+        raise LabyrinthError("--trace audits the options recorded in the files: no -n, --rules, --off or --on")
+    if args.jobs < 1:
+        raise LabyrinthError("--jobs must be at least 1", token=str(args.jobs))
+    files, errors = [], 0
+    for item in args.trace:
+        for path in expand(item):
+            try:
+                load_trace(path)
+            except LabyrinthError as err:
+                errors += 1
+                print(f"labyrinth: {err}", file=sys.stderr)
+                continue
+            files.append(str(path))
+    progress, bars = _audit_progress(args)
+    if files:
+        with Store(args.db) as store:
+            campaign, totals, findings, summaries = run_trace_campaign(
+                store, files, jobs=args.jobs, backend=args.backend, address=args.address,
+                time_limit=args.time_limit, patterns=not args.no_patterns, resume=args.resume, progress=progress)
+        for bar in bars:
+            bar.close()
+        summaries = [TraceSummary(**s) for s in summaries]
+        if args.report:
+            command = "labyrinth audit --trace " + " ".join(args.trace) + f" --report {args.report}"
+            Path(args.report).write_text(corpus_report(summaries, totals, command=command), encoding="utf-8")
+        if args.json:
+            for f in findings:
+                emit(f.to_json())
+            for s in summaries:
+                emit(s.to_json())
+            emit({"campaign": campaign, "files": len(summaries), "totals": totals.to_json()})
+        else:
+            print(f"campaign {campaign} in {args.db}: {len(summaries)} research files, their recorded options "
+                  "against the oracle")
+            width = max(len(s.file) for s in summaries)
+            print(f"{'file':<{width}}  {'n':>2}  {'steps':>5}  {'status':<8} {'first dead':>10}  findings")
+            for s in summaries:
+                found = ", ".join(f"{v} {k}" for k, v in s.findings.items() if v) or "-"
+                dead = "-" if s.first_dead_step is None else str(s.first_dead_step)
+                print(f"{s.file:<{width}}  {s.n:>2}  {s.steps:>5}  {s.status:<8} {dead:>10}  {found}")
+            _print_totals(totals)
+            if args.report:
+                print(f"report: {args.report}")
+    return EXIT_BAD_INPUT if errors else EXIT_OK
 
 
 def _minimize(args):
     from labyrinth.engine import parse_state
     from labyrinth.engine.formats import load_trace
     from oracle import first_dead_step, get_oracle
-    from verify.minimize import minimal_pattern
 
+    if args.finding is not None:
+        return _minimize_finding(args)
     if (args.input is None) == (args.moves is None):
-        raise LabyrinthError("minimize: give exactly one of FILE or --moves N:MOVES")
+        raise LabyrinthError("minimize: give exactly one of FILE, --moves N:MOVES or --finding ID")
     state = parse_state(args.moves, source=args.moves) if args.moves else load_noting(load_trace, Path(args.input))
+    label = args.moves or args.input
+    if args.move is not None:
+        return _shrink(args, state, args.move, rule_set(args), None, label)
     with get_oracle("auto", time_limit=args.time_limit) as oracle:
         step, undecided = first_dead_step(state, oracle)
-    label = args.moves or args.input
     if step is None:
         if undecided:
             print(f"labyrinth: {label}: the oracle timed out: status unknown", file=sys.stderr)
             return EXIT_UNKNOWN
         raise LabyrinthError("the line still has a completion: there is no stuck pattern", source=label)
-    dead = state.prefix(step)
+    return _pattern(args, state.prefix(step), {"state": state.compact(), "first_dead_step": step},
+                    f"dead since step {step}")
+
+
+def _minimize_finding(args):
+    import json
+
+    from labyrinth.engine import parse_state
+    from labyrinth.rules import get_rule_set
+    from verify.audit import OVER_PRUNED, UNKNOWN
+    from verify.store import Store
+
+    if args.input or args.moves or args.move:
+        raise LabyrinthError("--finding ID takes its state and move from the store: no FILE, --moves or --move")
+    must_exist(args.db)
+    with Store(args.db) as store:
+        f = store.finding(args.finding)
+        params = json.loads(store.campaign(f["campaign"])["params"])
+    label = f"finding {args.finding}"
+    state = parse_state(f["state"], source=label)
+    if f["kind"] == UNKNOWN:
+        raise LabyrinthError("an unknown finding has nothing to minimise (the oracle timed out)", source=label)
+    if f["kind"] == OVER_PRUNED:
+        if "rules" not in params or params.get("kind") == "trace":
+            raise LabyrinthError("the research program's rules are not ours to replay: only the state is known",
+                                 source=label)
+        rules = get_rule_set(params["rules"], off=params.get("off", ()), on=params.get("on", ()))
+        return _shrink(args, state, f["move"], rules, f["rules"][0] if f["rules"] else None, label)
+    return _pattern(args, state.after(f["move"]), {"finding": args.finding, "state": f["state"], "move": f["move"]},
+                    f"{f['kind']} finding {args.finding}")
+
+
+def _shrink(args, state, move, rules, rule, label):
+    from labyrinth.engine import parse_state
+    from labyrinth.engine.text import draw
+    from oracle import get_oracle
+    from verify.shrink import shrink_over_pruned
+
+    if move not in ("U", "D", "L", "R"):
+        raise LabyrinthError("a move is one of U, D, L, R", token=move)
+    with get_oracle("auto", time_limit=args.time_limit) as oracle:
+        shrunk = shrink_over_pruned(state, move, rules, oracle, rule=rule, time_limit=args.time_limit)
+    if args.json:
+        emit(shrunk.to_json())
+        return EXIT_OK
+    small = parse_state(shrunk.state)
+    print(f"{label}: {shrunk.rule} closes the feasible move {move} at {state.compact()}")
+    print(f"smallest case ({shrunk.tried} candidates tried, {shrunk.seconds:.2f} s): {shrunk.state} {move}")
+    print(draw(small, {small.board.step(small.head, move): "x"}))
+    print(f"witness through {move}: {shrunk.witness}")
+    print("passes: " + ", ".join(f"{k} {v}" for k, v in shrunk.passes.items()))
+    return EXIT_OK
+
+
+def _pattern(args, dead, about, what):
+    from verify.minimize import minimal_pattern
+
     pattern = minimal_pattern(dead, time_limit=args.time_limit)
     rule, rule_error = None, None
     if args.rule:
@@ -143,11 +287,11 @@ def _minimize(args):
         except LabyrinthError as err:
             rule_error = err  # the pattern is still printed: nothing computed is lost
     if args.json:
-        emit({"state": state.compact(), "first_dead_step": step, "dead_state": dead.compact(),
-               "pattern": pattern.to_json(), "seconds": round(pattern.seconds, 3), "rule": rule,
-               "rule_error": None if rule_error is None else str(rule_error)})
+        emit(about | {"dead_state": dead.compact(), "pattern": pattern.to_json(),
+                      "seconds": round(pattern.seconds, 3), "rule": rule,
+                      "rule_error": None if rule_error is None else str(rule_error)})
         return EXIT_BAD_INPUT if rule_error else EXIT_OK
-    print(f"{dead.compact()}: dead since step {step}; minimal stuck pattern ({len(pattern.facts)} facts, "
+    print(f"{dead.compact()}: {what}; minimal stuck pattern ({len(pattern.facts)} facts, "
           f"{pattern.seconds:.2f} s):")
     print(pattern.draw())
     print("(^ head moving up, # taken, B border, . must be visited, E the end, ? either)")

@@ -1,0 +1,135 @@
+"""``labyrinth count | rank | unrank | sample``: exact path counts and walkthrough numbers."""
+
+import time
+
+from labyrinth.cli._common import EXIT_OK, emit, expand, load_noting
+from labyrinth.errors import LabyrinthError
+
+
+def register(sub):
+    """Add this module's subcommands to the ``labyrinth`` parser."""
+    count = sub.add_parser("count", help="exact counts: corner-to-corner paths of a board, or completions of states")
+    count.add_argument("-n", metavar="N", help="board size (odd, >= 3): count its Hamiltonian corner paths")
+    _state_args(count)
+    count.set_defaults(run=_count)
+
+    rank = sub.add_parser("rank", help="walkthrough number of a path or prefix in keep-left order")
+    _state_args(rank)
+    rank.set_defaults(run=_rank)
+
+    unrank = sub.add_parser("unrank", help="the path of a walkthrough number in keep-left order")
+    unrank.add_argument("-n", metavar="N", required=True, help="board size (odd, >= 3)")
+    unrank.add_argument("number", metavar="NUMBER", help="walkthroughs before it: 0 for the first")
+    unrank.add_argument("--json", action="store_true")
+    unrank.set_defaults(run=_unrank)
+
+    sample = sub.add_parser("sample", help="a uniformly random walkthrough (every corner path equally likely)")
+    sample.add_argument("-n", metavar="N", required=True, help="board size (odd, >= 3)")
+    sample.add_argument("--seed", type=int, default=0)
+    sample.add_argument("--json", action="store_true")
+    sample.set_defaults(run=_sample)
+
+
+def _state_args(p):
+    p.add_argument("inputs", nargs="*", metavar="FILE", help="research path files or folders of them")
+    p.add_argument("--moves", action="append", default=[], metavar="N:MOVES", help="a state in compact notation")
+    p.add_argument("--json", action="store_true", help="one JSON object per state")
+
+
+def _board(text):
+    from labyrinth.engine import Board
+
+    return Board(text)  # a BoardSizeError names anything but an odd integer >= 3
+
+
+def _states(args, command):
+    """The states named on the command line, as (label, State), loaded in order."""
+    from labyrinth.engine import parse_state
+    from labyrinth.engine.formats import load_trace
+
+    if not args.inputs and not args.moves:
+        raise LabyrinthError(f"{command}: give FILE... or --moves N:MOVES")
+    states = [(text, parse_state(text, source=text)) for text in args.moves]
+    for item in args.inputs:
+        states.extend((str(path), load_noting(load_trace, path)) for path in expand(item))
+    return states
+
+
+def _print_rows(rows, value):
+    if len(rows) == 1:
+        print(rows[0][value])
+        return
+    width = max(len(r["label"]) for r in rows)
+    for r in rows:
+        print(f"{r['label']:<{width}}  {r[value]}")
+
+
+def _count(args):
+    from labyrinth.engine import State
+    from oracle.count import CompletionCounter
+
+    if args.n is not None:
+        if args.inputs or args.moves:
+            raise LabyrinthError("count: give either -n N or states, not both")
+        board = _board(args.n)
+        t0 = time.perf_counter()
+        total = CompletionCounter()(State(board))
+        if args.json:
+            emit({"n": board.n, "paths": total, "seconds": round(time.perf_counter() - t0, 3)})
+        else:
+            print(total)
+        return EXIT_OK
+    counter = CompletionCounter()
+    rows = []
+    for label, state in _states(args, "count"):
+        rows.append({"label": label, "state": state.compact(), "completions": counter(state)})
+        if args.json:
+            emit({k: v for k, v in rows[-1].items() if k != "label"})
+    if not args.json:
+        _print_rows(rows, "completions")
+    return EXIT_OK
+
+
+def _rank(args):
+    from oracle.count import CompletionCounter
+    from oracle.rank import walkthrough_rank
+
+    counter = CompletionCounter()
+    rows = []
+    for label, state in _states(args, "rank"):
+        rank = walkthrough_rank(state, counter)
+        rows.append({"label": label, "state": state.compact(), "rank": rank, "completions": counter(state),
+                     "complete": state.is_complete()})
+        if args.json:
+            emit({k: v for k, v in rows[-1].items() if k != "label"})
+    if not args.json:
+        _print_rows(rows, "rank")
+    return EXIT_OK
+
+
+def _unrank(args):
+    from oracle.rank import walkthrough_unrank
+
+    board = _board(args.n)
+    text = args.number.strip().replace("_", "")
+    if not text.isdigit():
+        raise LabyrinthError("a walkthrough number is a non-negative integer", token=args.number)
+    state = walkthrough_unrank(board.n, int(text))
+    if args.json:
+        emit({"n": board.n, "number": int(text), "state": state.compact()})
+    else:
+        print(state.compact())
+    return EXIT_OK
+
+
+def _sample(args):
+    from oracle.rank import sample_walkthrough
+
+    board = _board(args.n)
+    number, state = sample_walkthrough(board.n, args.seed)
+    if args.json:
+        emit({"n": board.n, "seed": args.seed, "number": number, "state": state.compact()})
+    else:
+        print(state.compact())
+        print(f"walkthrough {number}")
+    return EXIT_OK

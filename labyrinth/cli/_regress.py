@@ -1,0 +1,104 @@
+"""``labyrinth regress``: what a rule edit fixed and broke, on the same walks and states."""
+
+from pathlib import Path
+
+from labyrinth.cli._common import EXIT_FINDING, EXIT_OK, emit, progress_bar
+from labyrinth.errors import LabyrinthError
+
+
+def register(sub):
+    """Add ``regress`` to the ``labyrinth`` parser."""
+    regress = sub.add_parser("regress", help="compare two rule sets on the same walks: findings fixed, new, unchanged "
+                                             "(exit 1 when the head adds over-pruned or missed-dead findings)")
+    for side in ("base", "head"):
+        regress.add_argument(f"--{side}", required=True, metavar="SET",
+                             help=f"the {side} rule set: default, universal, fast, none, oracle or a .rule file")
+        regress.add_argument(f"--{side}-off", default="", metavar="RULE[,RULE...]",
+                             help=f"switch these rules off in the {side} set")
+        regress.add_argument(f"--{side}-on", default="", metavar="RULE[,RULE...]",
+                             help=f"switch these optional rules on in the {side} set")
+    regress.add_argument("-n", default="7,9,11", metavar="N[,N...]", help="board sizes (default 7,9,11)")
+    regress.add_argument("--walks", type=int, default=100, metavar="K", help="seeded walks per size and set")
+    regress.add_argument("--seed", type=int, default=0)
+    regress.add_argument("--db", default="labyrinth.db", metavar="FILE",
+                         help="also audit the states of the findings in this store, if it exists")
+    regress.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS", help="per oracle query")
+    regress.add_argument("--json", action="store_true")
+    regress.add_argument("--no-progress", action="store_true")
+    regress.set_defaults(run=_regress)
+
+
+def _side(args, side):
+    from labyrinth.rules import get_rule_set
+
+    name = getattr(args, side)
+    off = [r for r in getattr(args, f"{side}_off").split(",") if r]
+    on = [r for r in getattr(args, f"{side}_on").split(",") if r]
+    label = name + "".join(f" --off {r}" for r in off) + "".join(f" --on {r}" for r in on)
+    return get_rule_set(name, off=off, on=on), label
+
+
+def _regress(args):
+    from labyrinth.engine.board import Board
+    from oracle import get_oracle
+    from verify.regress import regress
+    from verify.store import Store
+
+    try:
+        sizes = [int(v) for v in args.n.split(",") if v]
+    except ValueError:
+        raise LabyrinthError("board sizes must be odd integers separated by commas", token=args.n) from None
+    for n in sizes:
+        Board(n)
+    if not sizes or args.walks < 1:
+        raise LabyrinthError("give at least one size and --walks of at least 1", token=f"{args.n} {args.walks}")
+    base, base_label = _side(args, "base")
+    head, head_label = _side(args, "head")
+    stored = []
+    if Path(args.db).exists():
+        with Store(args.db) as store:
+            stored = sorted({r["state"] for r in store.findings()})
+    bar = progress_bar(None, disable=args.no_progress or args.json)
+    bar.unit = "walk"
+
+    def progress(done, total):
+        bar.total = total
+        bar.n = done
+        bar.refresh()
+
+    with get_oracle("auto", time_limit=args.time_limit) as oracle:
+        report = regress(base, head, sizes, args.walks, args.seed, oracle, stored_states=stored, progress=progress)
+    bar.close()
+    report.base, report.head = base_label, head_label
+    status = EXIT_FINDING if report.regressed else EXIT_OK
+    if args.json:
+        emit(report.to_json())
+        return status
+    print(f"regress: base {base_label}; head {head_label}; sizes {args.n}; {args.walks} walks per size, "
+          f"seed {args.seed}; {report.states} states audited under both ({len(stored)} from {args.db})")
+    d = report.diff
+    for what, key in (("only in the base", "only_base"), ("only in the head", "only_head"),
+                      ("changed", "changed")):
+        if d[key]:
+            print(f"rules {what}: {', '.join(d[key])}")
+    print(f"{'n':>3}  {'walkthroughs base/head':>22}  {'walks/s base/head':>19}")
+    for r in report.per_size:
+        counts = f"{r['base_walkthroughs']}/{r['head_walkthroughs']} of {r['walks']}"
+        speed = f"{r['base_walks_per_second']}/{r['head_walks_per_second']}"
+        print(f"{r['n']:>3}  {counts:>22}  {speed:>19}")
+    print(f"{'class':<12} {'fixed':>6} {'new':>6} {'unchanged':>9}")
+    for kind, c in report.classes.items():
+        print(f"{kind:<12} {c['fixed']:>6} {c['new']:>6} {c['unchanged']:>9}")
+    for title, items in (("new in the head", report.new), ("fixed by the head", report.fixed)):
+        if items:
+            print(f"{title}:")
+            for f, names in items[:20]:
+                print(f"  {f.kind:<11} {f.state} {f.move}  rules {', '.join(names) or '-'}")
+            if len(items) > 20:
+                print(f"  ... and {len(items) - 20} more (--json lists all)")
+    if report.regressed:
+        blamed = ", ".join(f"{r} ({k})" for r, k in report.blamed().most_common()) or "-"
+        print(f"REGRESSION: the head adds over-pruned or missed-dead findings; rules behind them: {blamed}")
+    else:
+        print("no regression: the head adds no over-pruned or missed-dead finding")
+    return status
