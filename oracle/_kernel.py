@@ -7,7 +7,7 @@ order, colour balance per block), shared with the walker's area rules.
 import numpy as np
 from numba import njit
 
-from labyrinth.engine._graph import DEAD, OPEN, check, pockets
+from labyrinth.engine._graph import DEAD, OPEN, check, descend, pockets
 
 __all__ = ["BUDGET", "DEAD", "EXHAUSTED", "FOUND", "OPEN", "check", "pockets", "search"]
 
@@ -92,12 +92,8 @@ def search(nb, colour, end, taken, path, base, frame, cand, ncand, idx, scratch,
             frame[1] = free_count
             return BUDGET
         if idx[depth] < ncand[depth]:
-            d = cand[depth, idx[depth]]
-            idx[depth] += 1
-            w = nb[path[depth], d]
-            depth += 1
-            path[depth] = w
-            taken[w] = 1
+            depth = descend(nb, cand, idx, path, taken, depth)
+            w = path[depth]
             free_count -= 1
             steps += 1
             counters[0] += 1

@@ -11,6 +11,7 @@ subtree. A move along which a walkthrough was found is alive at no cost.
 import numpy as np
 from numba import njit
 
+from labyrinth.engine._graph import descend
 from labyrinth.rules.program import decide
 from labyrinth.rules.frame import LEFT_DIR, RIGHT_DIR
 from labyrinth.rules.walks import heading_at
@@ -87,12 +88,8 @@ def audit_subtree(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_
     mark[depth] = counters[0]
     while True:
         if idx[depth] < ncand[depth]:
-            d = cand[depth, idx[depth]]
-            idx[depth] += 1
-            w = nb[path[depth], d]
-            depth += 1
-            path[depth] = w
-            taken[w] = 1
+            depth = descend(nb, cand, idx, path, taken, depth)
+            w = path[depth]
             mark[depth] = counters[0]
             if not _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax,
                           forbid, rank, taken, path, depth, cand, ncand, idx, good, records, counters, query_budget,

@@ -78,6 +78,8 @@ class AuditTotals:
     queries: int = 0
     oracle_seconds: float = 0.0
     seconds: float = 0.0
+    unconfirmed: int = 0  # findings the second backend could not decide in time (kept, shown unconfirmed)
+    disagreements: int = 0  # findings the second backend decided the other way (a backend bug; not reported)
     findings: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     fired: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     misfired: collections.Counter = dataclasses.field(default_factory=collections.Counter)
@@ -235,24 +237,33 @@ def audit_walk(n, rules, seed, index, oracle, *, fired=True):
 def confirm(finding, sat, *, patterns=True, time_limit=60.0):
     """Check a finding with a second backend (``sat``); add the minimal stuck pattern to dead ones.
 
-    Returns False when the second backend disagrees (the finding is then not
-    reported: a bug in a backend, to investigate), True otherwise.
+    Returns True when the finding stands: ``checked_by`` then names the
+    second backend, or stays None when that backend ran out of time (the
+    finding rests on the first oracle alone and is shown as unconfirmed; a
+    timeout is never read as agreement or disagreement). Returns False when the
+    second backend decides the opposite: a bug in a backend, counted as a
+    disagreement by the campaign and not reported as a finding.
     """
     state = State.from_moves(int(finding.state.split(":")[0]), finding.state.split(":", 1)[1])
     if finding.kind == UNKNOWN:
         return True
     if finding.kind == OVER_PRUNED:
-        verdict = sat.decide(state.after(finding.move), time_limit=time_limit)
-        finding.checked_by = sat.name if verdict.feasible else None
-        return bool(verdict.feasible)
+        feasible = sat.decide(state.after(finding.move), time_limit=time_limit).feasible
+        if feasible is False:
+            return False
+        finding.checked_by = sat.name if feasible else None
+        return True
     dead = state.after(finding.move)
-    verdict = sat.decide(dead, time_limit=time_limit)
-    if verdict.feasible is not False:
+    feasible = sat.decide(dead, time_limit=time_limit).feasible
+    if feasible:
         return False
     if finding.kind == WRONG_FORCE:
-        alt = state.after(finding.witness[0])
-        if not sat.decide(alt, time_limit=time_limit).feasible:
+        alt = sat.decide(state.after(finding.witness[0]), time_limit=time_limit).feasible
+        if alt is False:
             return False
+        feasible = None if alt is None else feasible
+    if feasible is None:
+        return True  # unconfirmed: no pattern either (the solver that would find it just ran out of time)
     finding.checked_by = sat.name
     if patterns and not dead.is_complete():
         try:

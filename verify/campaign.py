@@ -83,17 +83,23 @@ def _ray_task(init_args, fn, fargs):
     return fn(*fargs)
 
 
-def _confirmed(findings):
+def _confirmed(findings, totals):
+    """The findings a second backend does not contradict; counts the unconfirmed and the disagreements."""
     out = []
     for f in findings:
         if confirm(f, _CTX["sat"], patterns=_CTX["patterns"], time_limit=_CTX["time_limit"]):
             out.append(f)
+            totals.unconfirmed += f.kind != "unknown" and f.checked_by is None
+        else:
+            totals.disagreements += 1
+    totals.findings = collections.Counter(f.kind for f in out)
+    totals.misfired = collections.Counter(r for f in out for r in f.rules)
     return out
 
 
 def _walk_unit(n, seed, index):
     findings, totals = audit_walk(n, _CTX["rules"], seed, index, _CTX["oracle"])
-    return f"walk {index}", _confirmed(findings), totals, {}
+    return f"walk {index}", _confirmed(findings, totals), totals, {}
 
 
 def _tree_unit(n, prefix):
@@ -147,11 +153,7 @@ def _tree_unit(n, prefix):
                     seen.add((f.state, f.move))
                     f.unit = f"tree {prefix or '-'}"
                     findings.append(f)
-    findings = _confirmed(findings)
-    totals.findings.update(f.kind for f in findings)
-    for f in findings:
-        for r in f.rules:
-            totals.misfired[r] += 1
+    findings = _confirmed(findings, totals)
     totals.seconds = time.perf_counter() - t0
     return f"tree {prefix or '-'}", findings, totals, {"root_dead": root_dead}
 
@@ -161,9 +163,8 @@ def _trace_unit(path):
     from verify.trace import audit_trace
 
     findings, summary, totals = audit_trace(load_trace(path), _CTX["oracle"], label=path)
-    findings = _confirmed(findings)
+    findings = _confirmed(findings, totals)
     summary.findings = {k: sum(f.kind == k for f in findings) for k in summary.findings}
-    totals.findings = collections.Counter(f.kind for f in findings)
     return f"file {path}", findings, totals, {"trace": summary.to_json()}
 
 
@@ -267,11 +268,7 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
             found, _ = _top_findings(top, unit_good, rules, oracle, top_totals)
         if _CTX.get("args") != init_args:
             _init(*init_args)
-        found = _confirmed(found)
-        top_totals.findings.update(f.kind for f in found)
-        for f in found:
-            for r in f.rules:
-                top_totals.misfired[r] += 1
+        found = _confirmed(found, top_totals)
         run.finish(("top", found, top_totals, {}))
     store.finish_campaign(campaign, _totals_to_json(run.totals))
     return campaign, run.totals, run.reported

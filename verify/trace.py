@@ -154,8 +154,9 @@ def corpus_report(summaries, totals, *, title="Corpus audit", command=None):
         "Each research file records the directions the research program allowed at every cell of its line. "
         "Those options are compared with the oracle's feasible moves while the line is alive: an allowed move "
         "into a dead state is *missed-dead*, a feasible move not allowed is *over-pruned* (the files do not "
-        "record which of the program's rules closed it, nor which options were forced). Every finding was "
-        "confirmed by the SAT backend.", ""]
+        "record which of the program's rules closed it, nor which options were forced). Each finding was "
+        "checked again by the SAT backend; where SAT ran out of time the finding rests on the search alone "
+        "(unconfirmed, counted below).", ""]
     status = {}
     for s in summaries:
         status[s.status] = status.get(s.status, 0) + 1
@@ -164,7 +165,9 @@ def corpus_report(summaries, totals, *, title="Corpus audit", command=None):
               f"- files: {len(summaries)} ({', '.join(f'{v} {k}' for k, v in sorted(status.items()))})",
               f"- states judged (alive, options recorded): {judged}; oracle queries {totals.queries}, "
               f"{totals.seconds:.1f} s",
-              f"- steps taken off the recorded options: {sum(s.off_options for s in summaries)}", "",
+              f"- steps taken off the recorded options: {sum(s.off_options for s in summaries)}",
+              f"- findings SAT could not re-decide in time (unconfirmed): {totals.unconfirmed}; "
+              f"findings SAT contradicted (a backend bug, not counted): {totals.disagreements}", "",
               "| class | findings | files |", "|---|---:|---:|"]
     for k in CLASSES:
         files = sum(1 for s in summaries if s.findings.get(k))

@@ -141,6 +141,10 @@ def _print_totals(totals):
     print(f"{'class':<12} {'findings':>8}")
     for k in CLASSES:
         print(f"{k:<12} {totals.findings.get(k, 0):>8}")
+    if totals.unconfirmed:
+        print(f"unconfirmed: {totals.unconfirmed} (the SAT backend ran out of time re-deciding them)")
+    if totals.disagreements:
+        print(f"BACKENDS DISAGREE on {totals.disagreements} findings (not reported): please report this bug")
     names = sorted(set(totals.fired) | set(totals.misfired))
     if names:
         width = max(len(r) for r in names)
@@ -356,6 +360,8 @@ def _findings_show(args):
         print(f"the walk got stuck at step {r['stuck_step']}")
     if r["checked_by"]:
         print(f"confirmed by: {r['checked_by']}")
+    elif r["kind"] != "unknown":
+        print("unconfirmed: the second backend ran out of time; the finding rests on the first oracle")
     if r["pattern"]:
         p = r["pattern"]
         print(f"minimal stuck pattern {p['id']} (seen {p['count']} times):")

@@ -255,3 +255,19 @@ def pockets(nb, colour, end, taken, head, free_count, radius, scratch):
             if verdict != PASS:
                 return verdict
     return PASS
+
+
+@njit(inline="always")
+def descend(nb, cand, idx, path, taken, depth):
+    """One step down a depth-first search: take the next candidate direction at ``depth``.
+
+    Steps onto its cell, pushes it on ``path``, marks it ``taken`` and returns
+    the new depth; every numba DFS here (walker enumeration, mining, the
+    exhaustive audit, the oracle's search) descends this way.
+    """
+    d = cand[depth, idx[depth]]
+    idx[depth] += 1
+    w = nb[path[depth], d]
+    path[depth + 1] = w
+    taken[w] = 1
+    return depth + 1

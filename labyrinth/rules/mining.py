@@ -20,6 +20,7 @@ person to read, name and keep in ``labyrinth/rules/library``.
 import numpy as np
 from numba import njit
 
+from labyrinth.engine._graph import descend
 from labyrinth.engine.board import Board
 from labyrinth.rules.frame import LEFT_DIR, RIGHT, STRAIGHT, Tables
 from labyrinth.rules.walks import heading_at, keep_left_moves
@@ -76,12 +77,8 @@ def _edges(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, fo
                                forbid, taken, path, 0, cand, scratch, area, window, trig, ntrig)
     while True:
         if idx[depth] < ncand[depth]:
-            d = cand[depth, idx[depth]]
-            idx[depth] += 1
-            w = nb[path[depth], d]
-            depth += 1
-            path[depth] = w
-            taken[w] = 1
+            depth = descend(nb, cand, idx, path, taken, depth)
+            w = path[depth]
             good[depth] = 0
             idx[depth] = 0
             mark[depth] = nd

@@ -12,6 +12,7 @@ splittable pseudorandom number generators"), seeded per walk from
 import numpy as np
 from numba import njit
 
+from labyrinth.engine._graph import descend
 from labyrinth.rules.frame import LEFT_DIR, RIGHT_DIR
 from labyrinth.rules.program import decide
 
@@ -165,12 +166,7 @@ def enumerate_chunk(order, nb, colour, n, end, cells, ncells, marks, nmarks, rul
             return True
     while steps < budget:
         if idx[depth] < ncand[depth]:
-            d = cand[depth, idx[depth]]
-            idx[depth] += 1
-            w = nb[path[depth], d]
-            depth += 1
-            path[depth] = w
-            taken[w] = 1
+            depth = descend(nb, cand, idx, path, taken, depth)
             counters[2] += 1
             steps += 1
             if _leaf(nb, end, path, depth, size, counters, first_stuck):
