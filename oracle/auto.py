@@ -88,8 +88,9 @@ class AutoOracle(Oracle):
     def _remember(self, state, witness):
         board = state.board
         cells = list(state.path)
+        targets = board.targets
         for m in witness:
-            cells.append(board.step(cells[-1], m))
+            cells.append(targets[m][cells[-1]])
         self._line = (board.n, tuple(cells))
 
     def _reuse(self, state):

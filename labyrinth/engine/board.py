@@ -28,7 +28,7 @@ class Board:
     [(1, 2), (2, 1)]
     """
 
-    __slots__ = ("n", "size", "start", "end", "neighbours", "colour")
+    __slots__ = ("n", "size", "start", "end", "neighbours", "colour", "targets", "letters")
 
     def __new__(cls, n):
         return _board(_checked_size(n))
@@ -48,6 +48,9 @@ class Board:
                         nb[y * n + x, d] = (y + dy) * n + x + dx
         nb.setflags(write=False)
         self.neighbours = nb
+        # plain-Python views for the hot loops that replay or check moves letter by letter
+        self.targets = {m: tuple(int(v) for v in nb[:, d]) for d, m in enumerate(MOVES)}
+        self.letters = {int(dx + dy * n): m for m, (dx, dy) in zip(MOVES, DELTAS)}
         # checkerboard colour: +1 on the start's colour, -1 on the other
         col = np.array([1 if (c // n + c % n) % 2 == 0 else -1 for c in range(n * n)], dtype=np.int8)
         col.setflags(write=False)
@@ -73,18 +76,20 @@ class Board:
 
     def step(self, cell, move):
         """The cell reached from ``cell`` by ``move`` (a letter or code), or -1 off the board."""
-        d = MOVES.index(move) if isinstance(move, str) else move
-        return int(self.neighbours[cell, d])
+        if isinstance(move, str):
+            targets = self.targets.get(move)
+            if targets is None:
+                raise ValueError(f"{move!r} is not a move (expected U, D, L or R)")
+            return targets[cell]
+        return int(self.neighbours[cell, move])
 
     def neighbours_of(self, cell):
         return [int(c) for c in self.neighbours[cell] if c >= 0]
 
     def move_between(self, a, b):
         """The letter of the move from cell ``a`` to the adjacent cell ``b``; None if not adjacent."""
-        for d in range(4):
-            if self.neighbours[a, d] == b:
-                return MOVES[d]
-        return None
+        letter = self.letters.get(b - a)
+        return letter if letter is not None and self.targets[letter][a] == b else None
 
 
 def _checked_size(n):

@@ -21,7 +21,7 @@ class State:
     '5:RRDL'
     """
 
-    __slots__ = ("board", "path", "_taken")
+    __slots__ = ("board", "path", "_taken", "_moves")
 
     def __init__(self, board, path=None, *, _trusted=False):
         if not isinstance(board, Board):
@@ -32,6 +32,7 @@ class State:
             _check_path(board, path)
         self.path = path
         self._taken = None
+        self._moves = None
 
     # --- construction -------------------------------------------------------
     @classmethod
@@ -58,7 +59,9 @@ class State:
                                 source=source, token=letter)
             seen.add(nxt)
             path.append(nxt)
-        return cls(board, path, _trusted=True)
+        state = cls(board, path, _trusted=True)
+        state._moves = moves
+        return state
 
     @classmethod
     def from_cells(cls, n, cells, *, source=None):
@@ -90,8 +93,11 @@ class State:
 
     @property
     def moves(self):
-        b = self.board
-        return "".join(b.move_between(a, c) for a, c in zip(self.path, self.path[1:]))
+        """The line as U/D/L/R letters from the start (computed once: states are immutable)."""
+        if self._moves is None:
+            letters = self.board.letters
+            self._moves = "".join(letters[c - a] for a, c in zip(self.path, self.path[1:]))
+        return self._moves
 
     @property
     def taken(self):
@@ -130,7 +136,10 @@ class State:
         """The state after one more move; :class:`PathError` if the move is not open."""
         if move not in self.open_moves():
             raise PathError(f"move {move!r} is not open at {self.compact()}", token=move)
-        return State(self.board, self.path + (self.board.step(self.head, move),), _trusted=True)
+        state = State(self.board, self.path + (self.board.step(self.head, move),), _trusted=True)
+        if self._moves is not None:
+            state._moves = self._moves + move
+        return state
 
     def prefix(self, steps):
         """The state after the first ``steps`` moves of this line."""
