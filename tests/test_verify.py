@@ -150,6 +150,28 @@ def test_wrong_rules_are_caught_with_blame_and_witness(tmp_path):
     assert totals.misfired["always-right"] == sum(f.rules == ("always-right",) for f in findings)
 
 
+@pytest.mark.parametrize("rules_name", ["default", "universal"])
+def test_exhaustive_fired_counts_match_the_explained_rules(tmp_path, rules_name):
+    """The kernel's per-rule closure counts equal those of the explained path over the same keep-left tree."""
+    import collections
+
+    from labyrinth.rules import get_rule_set
+    from verify.audit import count_fired
+
+    rules = get_rule_set(rules_name)
+    _, totals, _ = _campaign(tmp_path / "f.db", n=5, rules_args=(rules_name, (), ()), exhaustive=True, split=3)
+    expected = collections.Counter()
+    stack = [State.from_moves(5, "")]
+    while stack:
+        s = stack.pop()
+        if s.at_end():
+            continue
+        decision = rules.decide(s)
+        count_fired(decision, expected)
+        stack.extend(s.after(m) for m in decision.open)
+    assert expected and totals.fired == expected
+
+
 @pytest.mark.parametrize("n", [5, 7])
 def test_exhaustive_oracle_rules_have_no_findings_and_every_walkthrough(tmp_path, n):
     """The oracle rule set's keep-left tree is every Hamiltonian corner path, with no stuck leaf (A001184)."""

@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from labyrinth.engine._graph import descend
-from labyrinth.rules.program import decide
+from labyrinth.rules.program import attribute, decide
 from labyrinth.rules.frame import LEFT_DIR, RIGHT_DIR
 from labyrinth.rules.walks import heading_at
 from oracle._kernel import BUDGET, EXHAUSTED, FOUND, search
@@ -57,7 +57,7 @@ def _query(nb, colour, end, taken, path, depth, w, q_taken, q_path, q_cand, q_nc
 @njit(cache=True)
 def audit_subtree(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
                   rank, taken, path, base, records, counters, query_budget, scratch, area, window, trig, ntrig,
-                  perfect=False):
+                  fired, perfect=False):
     """Audit every node below ``path[:base + 1]`` (whose cells ``taken`` marks).
 
     ``records[k] = (kind, depth, direction, path[0..depth])``; ``counters`` =
@@ -66,7 +66,8 @@ def audit_subtree(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_
     With ``perfect`` the rules are the search itself (the ``oracle`` rule set):
     a move is open exactly when the search finds a completion after it; the
     audit of such a tree is its count: every walkthrough found and no stuck
-    leaf.
+    leaf. ``fired[i]`` counts the moves rule ``order[i]`` closed (see
+    :func:`labyrinth.rules.program.attribute`).
     """
     size = n * n
     cand = np.zeros((size, 3), dtype=np.int8)
@@ -83,7 +84,7 @@ def audit_subtree(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_
     depth = base
     if not _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
                   rank, taken, path, depth, cand, ncand, idx, good, records, counters, query_budget, scratch, area,
-                  window, trig, ntrig, q_taken, q_path, q_cand, q_ncand, q_idx, q_scratch, perfect):
+                  window, trig, ntrig, q_taken, q_path, q_cand, q_ncand, q_idx, q_scratch, fired, perfect):
         return False
     mark[depth] = counters[0]
     while True:
@@ -94,7 +95,7 @@ def audit_subtree(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_
             if not _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax,
                           forbid, rank, taken, path, depth, cand, ncand, idx, good, records, counters, query_budget,
                           scratch, area, window, trig, ntrig, q_taken, q_path, q_cand, q_ncand, q_idx, q_scratch,
-                          perfect):
+                          fired, perfect):
                 return False
         else:
             if depth == base:
@@ -143,7 +144,7 @@ def _record(records, counters, kind, path, depth, d):
 @njit(cache=True)
 def _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, rank,
            taken, path, depth, cand, ncand, idx, good, records, counters, query_budget, scratch, area, window, trig,
-           ntrig, q_taken, q_path, q_cand, q_ncand, q_idx, q_scratch, perfect):
+           ntrig, q_taken, q_path, q_cand, q_ncand, q_idx, q_scratch, fired, perfect):
     """Enter a node: count it, settle leaves, query the moves the rules close, list the open ones."""
     size = n * n
     head = path[depth]
@@ -172,8 +173,17 @@ def _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, fo
             elif status == BUDGET and not _record(records, counters, UNKNOWN, path, depth, d):
                 return False
     else:
-        mask = decide(order, nb, colour, n, end, taken, head, heading_at(nb, path, depth), free_count, scratch,
+        heading = heading_at(nb, path, depth)
+        mask = decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
                       area, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
+        free = 0
+        for d in range(4):
+            w = nb[head, d]
+            if w >= 0 and not taken[w]:
+                free |= 1 << d
+        if mask != free:
+            attribute(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, cells, ncells,
+                      marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig, fired)
     for d in range(4):
         if perfect:
             break

@@ -26,7 +26,7 @@ from labyrinth.engine import State
 from labyrinth.engine.walker import random_walk
 from verify.minimize import PatternError, minimal_pattern
 
-__all__ = ["CLASSES", "AuditTotals", "Finding", "audit_state", "audit_walk", "confirm"]
+__all__ = ["CLASSES", "AuditTotals", "Finding", "audit_state", "audit_walk", "confirm", "count_fired"]
 
 OVER_PRUNED, MISSED_DEAD, WRONG_FORCE, UNKNOWN = "over-pruned", "missed-dead", "wrong-force", "unknown"
 CLASSES = (OVER_PRUNED, MISSED_DEAD, WRONG_FORCE, UNKNOWN)
@@ -140,9 +140,7 @@ def audit_state(state, rules, asker, witness=None, fired=None):
     if closed and (fired is not None or any(m in feasible for m in closed)):
         decision = rules.decide(state) if hasattr(rules, "decide") else None
         if fired is not None and decision is not None:
-            for effects in decision.disabled.values():
-                for e in {e.rule: e for e in effects}.values():
-                    fired[e.rule] += 1
+            count_fired(decision, fired)
     forced = [] if decision is None else sorted({e.move for e in decision.forced})
     here = state.compact()
     for m in unknown:
@@ -167,6 +165,13 @@ def audit_state(state, rules, asker, witness=None, fired=None):
             findings.append(Finding(OVER_PRUNED, here, m, rules_ or (getattr(rules, "name", "rules"),), cells,
                                     m + feasible[m]))
     return findings, feasible
+
+
+def count_fired(decision, fired):
+    """Add one to ``fired[rule]`` for every free move each rule closed in ``decision``."""
+    for effects in decision.disabled.values():
+        for rule in {e.rule for e in effects}:
+            fired[rule] += 1
 
 
 def _blame(state, effects):

@@ -36,7 +36,7 @@ import numpy as np
 
 from labyrinth.engine import State
 from labyrinth.errors import LabyrinthError
-from verify.audit import MISSED_DEAD, AuditTotals, _Asker, audit_state, audit_walk, confirm
+from verify.audit import MISSED_DEAD, AuditTotals, _Asker, audit_state, audit_walk, confirm, count_fired
 
 __all__ = ["code_version", "rules_fingerprint", "run_campaign", "run_trace_campaign"]
 
@@ -126,14 +126,19 @@ def _tree_unit(n, prefix):
         path[: len(start.path)] = start.path
         records = np.zeros((cap, board.size + 3), dtype=np.int32)
         counters = np.zeros(6, dtype=np.int64)
+        fired = np.zeros(max(1, len(program.order)), dtype=np.int64)
         done = ex.audit_subtree(program.order, t.nb, t.colour, t.n, t.end, *program.patterns.arrays(), t.rank,
                                 taken, path, len(start.path) - 1, records, counters, 50_000_000, t.scratch(),
-                                program.area, program.window, program.trig, program.ntrig, perfect)
+                                program.area, program.window, program.trig, program.ntrig, fired, perfect)
         if done:
             break
         cap *= 8
     totals.walkthroughs, totals.stuck = int(counters[1]), int(counters[2])
     totals.steps, totals.queries = int(counters[5]), int(counters[3])
+    if not perfect:
+        for rule, count in zip(rules.active, fired):
+            if count:
+                totals.fired[rule.name] += int(count)
     findings = []
     root_dead = False
     if totals.walkthroughs == 0 and not start.at_end():
@@ -196,6 +201,9 @@ def _top_findings(top, unit_good, rules, oracle, totals):
         good[s.moves] = any(good.get(s.moves + m, False) for m in rules.open_moves(s))
     asker = _Asker(oracle, totals)
     totals.steps += len(top)
+    for s in top:  # every node counts its rules' closures, as the subtree kernel does below the cut
+        if hasattr(rules, "decide") and not s.at_end():
+            count_fired(rules.decide(s), totals.fired)
     findings = []
     dead = set()
     for s in sorted(top, key=lambda s: s.steps):

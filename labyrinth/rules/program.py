@@ -17,7 +17,7 @@ from labyrinth.rules.cshape import cshape
 from labyrinth.rules.frame import Tables
 from labyrinth.rules.patterns import PATTERN_BASE, PatternTable, match_pattern, window_bits
 
-__all__ = ["Program", "decide", "rule_effects", "rule_masks"]
+__all__ = ["Program", "attribute", "decide", "rule_effects", "rule_masks"]
 
 _UNKNOWN = -100
 MAX_TRIGGERS = 64
@@ -116,6 +116,48 @@ def decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
             return 0
         return open_ & forced
     return open_
+
+
+@njit(cache=True)
+def attribute(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
+              cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig, fired):
+    """Add to ``fired[i]`` one per free move that rule ``order[i]`` closes here, as :meth:`RuleSet.decide` blames.
+
+    A disable blames its rule for that move; a force blames the forcing rule
+    for every other move it excludes. Rules are asked one by one in order,
+    up to and with the first force (as :func:`decide` asks them).
+    """
+    free = 0
+    for d in range(4):
+        c = nb[head, d]
+        if c >= 0 and not taken[c]:
+            free |= 1 << d
+        area[d, 0] = _UNKNOWN
+    window[4] = 0
+    disabled = 0
+    for i in range(order.shape[0]):
+        code = order[i]
+        if code >= PATTERN_BASE:
+            if window[4] == 0:
+                window_bits(n, end, taken, head, heading, window)
+                window[4] = 1
+            m = _pattern_run(order, i, i + 1, free, n, head, heading, window, cells, ncells, marks, nmarks,
+                             rule_var, force, nmin, nmax, forbid, trig, ntrig)
+        else:
+            m = rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
+                           cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
+        hit = m & free & 15
+        disabled |= hit
+        for d in range(4):
+            if (hit >> d) & 1:
+                fired[i] += 1
+        forced = (m >> 4) & free
+        if forced:
+            several = forced & (forced - 1)
+            for d in range(4):
+                if (free >> d) & 1 and not (disabled >> d) & 1 and (several or not (forced >> d) & 1):
+                    fired[i] += 1
+            return
 
 
 @njit(cache=True)
