@@ -204,7 +204,11 @@ class _Domain:
         return (y + self.oy) * self.size + (x + self.ox)
 
     def query(self, sat, head, facts, end, deadline):
-        """(feasible, kept facts from the core or None, kept end flag) of ``facts`` (+ ``end`` cell)."""
+        """(feasible, kept facts from the core, kept end flag, path) of ``facts`` (+ the ``end`` cell).
+
+        An infeasible query keeps its core's facts; a feasible one returns its
+        path (domain cells), a certificate that these facts allow a completion.
+        """
         status = {}
         back = {}
         for xy, kind in facts.items():
@@ -213,13 +217,27 @@ class _Domain:
             back[c] = xy
         limit = None if deadline is None else max(0.01, deadline - time.perf_counter())
         end_cell = None if end is None else self.cell(*end)
-        feasible, core, _ = sat.decide_facts(self.size, self.cell(*head), end_cell, status, time_limit=limit)
+        feasible, core, path = sat.decide_facts(self.size, self.cell(*head), end_cell, status, time_limit=limit)
         if feasible is None:
             raise PatternError("the SAT solver ran out of time minimising the pattern")
         if feasible:
-            return True, None, None
+            return True, None, None, path
         kept = {back[c]: facts[back[c]] for c, _ in core.facts if c in back}
-        return False, kept, bool(core.last) and end is not None
+        return False, kept, bool(core.last) and end is not None, None
+
+    def certifies(self, path, head, facts, end):
+        """Does ``path`` (domain cells) satisfy ``facts`` and the ``end`` cell? Checked without the solver."""
+        size = self.size
+        if not path or path[0] != self.cell(*head) or len(set(path)) != len(path):
+            return False
+        for a, b in zip(path, path[1:]):
+            if not (0 <= b < size * size and (abs(a - b) == size or (abs(a - b) == 1 and a // size == b // size))):
+                return False
+        on = set(path)
+        for xy, kind in facts.items():
+            if (self.cell(*xy) in on) != (kind == "visit"):
+                return False
+        return end is None or path[-1] == self.cell(*end)
 
 
 def minimal_pattern(state, sat=None, *, time_limit=60.0, verify=True):
@@ -259,17 +277,17 @@ def minimal_pattern(state, sat=None, *, time_limit=60.0, verify=True):
         for radius in (2, 3, 5, 8, 2 * n + 2 * _MARGIN):
             near = {xy: k for xy, k in everything.items()
                     if max(abs(xy[0] - head[0]), abs(xy[1] - head[1])) <= radius}
-            feasible, kept, kept_end = dom.query(sat, head, near, end, deadline)
+            feasible, kept, kept_end, _ = dom.query(sat, head, near, end, deadline)
             if not feasible:
                 facts, has_end = kept, kept_end
                 break
         if facts is None:
             raise PatternError("the state has a completion: there is no stuck pattern", source=state.compact())
-        facts, has_end = _delete(dom, sat, head, end, facts, has_end, deadline)
+        facts, has_end, certificates = _delete(dom, sat, head, end, facts, has_end, deadline)
         page = _page_facts(facts, has_end, head, end, _heading_of(state))
         pattern = Pattern(page, _heading_of(state), state.compact(), _turn_of(state))
         if verify:
-            sound, minimal = verify_pattern(pattern, sat, deadline=deadline)
+            sound, minimal = _reverify(dom, sat, head, end, facts, has_end, certificates, deadline)
             if not (sound and minimal):
                 raise PatternError(f"pattern failed re-verification (sound={sound}, minimal={minimal})",
                                    source=state.compact())
@@ -280,20 +298,51 @@ def minimal_pattern(state, sat=None, *, time_limit=60.0, verify=True):
 
 
 def _delete(dom, sat, head, end, facts, has_end, deadline):
-    """Deletion-based MUS: try each fact once, far ones first; an infeasible trial's core is kept."""
+    """Deletion-based MUS: try each fact once, far ones first; an infeasible trial's core is kept.
+
+    Returns the facts, the end flag, and the certificates: for each fact (and
+    ``"end"``) whose removal made the query feasible, that query's path. By
+    monotonicity (fewer facts, more paths) such a path stays a certificate for
+    every smaller set that keeps the other facts.
+    """
+    certificates = {}
     order = sorted(facts, key=lambda xy: (-(abs(xy[0] - head[0]) + abs(xy[1] - head[1])), xy))
     if has_end:
-        feasible, kept, _ = dom.query(sat, head, facts, None, deadline)
-        if not feasible:
+        feasible, kept, _, path = dom.query(sat, head, facts, None, deadline)
+        if feasible:
+            certificates["end"] = path
+        else:
             facts, has_end = kept, False
     for xy in order:
         if xy not in facts:
             continue
         trial = {k: v for k, v in facts.items() if k != xy}
-        feasible, kept, kept_end = dom.query(sat, head, trial, end if has_end else None, deadline)
-        if not feasible:
+        feasible, kept, kept_end, path = dom.query(sat, head, trial, end if has_end else None, deadline)
+        if feasible:
+            certificates[xy] = path
+        else:
             facts, has_end = kept, kept_end
-    return facts, has_end
+    return facts, has_end, certificates
+
+
+def _reverify(dom, sat, head, end, facts, has_end, certificates, deadline):
+    """``(sound, minimal)`` of a freshly minimised pattern, on the domain it was found on.
+
+    Sound: the facts are infeasible (asked again). Minimal: for each fact, a
+    path satisfying all the others, checked cell by cell without the solver
+    (the deletion's certificate, or a new query when there is none).
+    """
+    sound = not dom.query(sat, head, facts, end if has_end else None, deadline)[0]
+    trials = [(xy, {k: v for k, v in facts.items() if k != xy}, end if has_end else None) for xy in facts]
+    if has_end:
+        trials.append(("end", facts, None))
+    for key, trial, trial_end in trials:
+        path = certificates.get(key)
+        if path is None or not dom.certifies(path, head, trial, trial_end):
+            feasible, _, _, path = dom.query(sat, head, trial, trial_end, deadline)
+            if not feasible or not dom.certifies(path, head, trial, trial_end):
+                return sound, False
+    return sound, True
 
 
 def _page_facts(facts, has_end, head, end, heading):
