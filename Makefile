@@ -34,10 +34,12 @@ browser:
 test: $(STAMP) browser
 	$(BIN)/python -m pytest -n 2
 
-## bench: the oracle and walker benchmarks recorded in reports/BENCHMARKS.md
+## bench: the oracle, walker, verifier and counting benchmarks recorded in reports/BENCHMARKS.md
 bench: $(STAMP)
 	$(BIN)/python bench/oracle.py
 	$(BIN)/python bench/walker.py
+	$(BIN)/python bench/audit.py
+	$(BIN)/python bench/count.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

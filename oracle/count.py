@@ -9,7 +9,8 @@ rows and columns holding free cells and turned (any of the square's eight
 symmetries: the count does not depend on them) so that the sweep's frontier
 crosses as few free cells as possible; the search oracle's necessary
 conditions (:mod:`labyrinth.engine._graph`) answer 0 for plainly dead states
-without a sweep.
+without a sweep. A :class:`CompletionCounter` caches counts and resumes
+sweeps from frontiers stored for earlier states (:class:`Snapshots`).
 
 >>> count_paths(5)
 104
@@ -89,11 +90,11 @@ class Sweep:
 def sweep(state, *, prune=True, snapshots=None):
     """Count the completions of ``state`` and report the sweep (see :class:`Sweep`).
 
-    With a :class:`Snapshots` store, the grid is swept from the end corner's
-    side, row by row, starting from the longest run of rows already swept
-    for an earlier state, and the frontiers met are stored in turn: states
-    along one line differ only near the start corner, so most of their
-    sweeps are shared.
+    With a :class:`Snapshots` store, the sweep goes row by row and starts
+    from the longest run of first rows already swept for an earlier state
+    (the symmetry is chosen for the least work left), storing the frontiers
+    it meets in turn: states along one line differ near the start corner
+    only, so swept from the end corner's side they share most rows.
 
     >>> s = sweep(State.from_moves(7, "RRRRRRD"))   # the first row is taken: a 6 x 7 grid is left
     >>> s.count == count_completions(State.from_moves(7, "RRRRRRD")), sorted((s.width, s.height))
@@ -120,7 +121,7 @@ def sweep(state, *, prune=True, snapshots=None):
         else:
             grid, first, states = _resumable(_cropped(kind), snapshots, limbs)
             height, width = grid.shape
-            words, overflow, peak = snapshots.sweep(grid, first, states)
+            words, overflow, peak = snapshots.sweep(grid, limbs, first, states)
         if not overflow:
             count = sum(int(w) << (_k.BITS * i) for i, w in enumerate(words))
             return Sweep(count, width, height, int(peak), limbs, time.perf_counter() - t0)
@@ -153,11 +154,12 @@ class Snapshots:
                 return r, states
         return 0, None
 
-    def sweep(self, grid, first=0, states=None, limbs=1):
-        """:func:`oracle._count_kernel.sweep` of ``grid`` from row ``first`` and its frontier ``states``.
+    def sweep(self, grid, limbs, first=0, states=None):
+        """:func:`oracle._count_kernel.sweep` of ``grid`` with counts of ``limbs`` words.
 
-        Without ``states``, the sweep starts from the first row with counts of
-        ``limbs`` words; the frontiers met are stored unless a count overflowed.
+        The sweep starts at row ``first`` from its frontier ``states`` (found by
+        :meth:`longest` for the same ``limbs``), or from the first row; the
+        frontiers met are stored unless a count overflowed.
         """
         height, width = grid.shape
         flat = np.ascontiguousarray(grid).ravel()
@@ -165,8 +167,7 @@ class Snapshots:
             first, states = 0, _k.start(limbs)
         else:
             self.hits += 1
-            self._store.move_to_end((width, states.shape[1] - 1, flat[:(first + 1) * width].tobytes()))
-        limbs = states.shape[1] - 1
+            self._store.move_to_end((width, limbs, flat[:(first + 1) * width].tobytes()))
         met, overflow, peak = [], False, 0
         for r in range(first, height):
             states, closed, over, top = _k.advance(width, height, flat, states, r, r + 1)

@@ -30,6 +30,7 @@ order through the sizes of their subtrees (Kreher and Stinson,
 52
 """
 
+import numbers
 import random
 
 from labyrinth.engine import Board, State
@@ -96,9 +97,9 @@ def walkthrough_unrank(n, number, counter=None):
     counter = counter if counter is not None else CompletionCounter()
     node = State(Board(n))
     total = counter(node)
-    if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < total:
+    if isinstance(number, bool) or not isinstance(number, numbers.Integral) or not 0 <= number < total:
         raise LabyrinthError(f"a {n}x{n} board has walkthroughs 0 .. {total - 1}", token=str(number))
-    left = number
+    left = int(number)
     below = total  # walkthroughs below ``node``; ``left`` of them come before the one wanted
     while not node.is_complete():
         moves = _ordered_moves(node)

@@ -32,6 +32,7 @@ from oracle import (
     walkthrough_unrank,
 )
 from oracle import _count_kernel as kernel
+from oracle.count import Snapshots
 
 #: OEIS A001184: Hamiltonian paths from corner to opposite corner of the n x n grid, n odd
 A001184 = {
@@ -150,10 +151,13 @@ def test_board_counts_are_oeis_a001184(n):
 def test_counts_match_brute_force_on_5x5_states():
     states = reachable_states(5)
     rng = random.Random(5)
+    counter = CompletionCounter()  # resumes sweeps from frontiers stored for other states
     for state in rng.sample(states, 1500):
         expected = brute_count(state)
         assert count_completions(state) == expected, state
         assert count_completions(state, prune=False) == expected, state
+        assert counter(state) == expected, state
+    assert counter.snapshots.hits > 0
 
 
 def test_counts_match_brute_force_on_7x7_lines():
@@ -163,8 +167,10 @@ def test_counts_match_brute_force_on_7x7_lines():
     states = [s for s in states if s.free_count <= 30]  # keeps the exhaustive count fast
     assert len(states) >= 40
     assert any(brute_count(s) == 0 for s in states) and any(brute_count(s) > 1 for s in states)
+    fresh = CompletionCounter()
     for state in states:
         assert count_completions(state, prune=False) == brute_count(state), state
+        assert fresh(state) == brute_count(state), state
 
 
 def test_kernel_counts_paths_between_any_two_terminals_with_obstacles():
@@ -201,6 +207,19 @@ def test_too_narrow_limbs_are_reported_not_wrapped():
     _, overflow, _ = kernel.sweep(13, 13, kind, 1)
     assert overflow and A001184[13] >= 1 << kernel.BITS
     assert sweep_count(kind, 13, 13, limbs=2) == A001184[13]
+
+
+def test_snapshots_resume_sweeps_and_never_keep_overflowed_frontiers():
+    grid = np.full((13, 13), kernel.ORDINARY, dtype=np.int8)
+    grid[0, 0] = grid[-1, -1] = kernel.TERMINAL
+    store = Snapshots()
+    _, overflow, _ = store.sweep(grid, 1)
+    assert overflow and store.rows == 0
+    counter = CompletionCounter()
+    start = State.from_moves(13, "")
+    assert counter(start) == A001184[13]
+    assert counter(start.after("R")) + counter(start.after("D")) == A001184[13]
+    assert counter.snapshots.hits >= 2
 
 
 def test_complete_and_finished_states():
@@ -244,7 +263,7 @@ def test_rank_unrank_round_trip_on_7x7():
         prefix = state.prefix(rng.randrange(state.steps))
         first = walkthrough_rank(prefix, counter)
         assert first <= k < first + counter(prefix)
-        assert walkthrough_rank(walkthrough_unrank(7, first, counter).prefix(prefix.steps), counter) == first
+        assert walkthrough_unrank(7, first, counter).prefix(prefix.steps) == prefix
 
 
 def test_unrank_rejects_numbers_out_of_range():

@@ -359,6 +359,20 @@ class _Run:
         self.totals.seconds = time.perf_counter() - self.t0
 
 
+def _unreachable(address, timeout=5.0):
+    """True when ``HOST:PORT`` refuses a TCP connection (Ray itself would wait for it a long time)."""
+    import socket
+
+    host, _, port = address.rpartition(":")
+    if "://" in address or not host or not port.isdigit():
+        return False  # "auto", a ray:// client address or a name Ray resolves itself: let Ray try
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout):
+            return False
+    except OSError:
+        return True
+
+
 def _execute_ray(todo, init_args, jobs, address, finish):
     """Run units as Ray tasks, a bounded window in flight, committing each result as it arrives."""
     try:
@@ -367,6 +381,8 @@ def _execute_ray(todo, init_args, jobs, address, finish):
         raise LabyrinthError("the ray backend needs the 'ray' package: pip install 'labyrinth[ray]'",
                              token="ray") from None
     started = not ray.is_initialized()
+    if started and address and _unreachable(address):
+        raise LabyrinthError("cannot reach the Ray cluster (nothing listens there)", source=address)
     if started:
         try:
             ray.init(address=address, num_cpus=None if address else jobs, include_dashboard=False,

@@ -25,6 +25,21 @@ def rule_set(args):
     return get_rule_set(args.rules, off=off, on=on)
 
 
+def board_sizes(text):
+    """Board sizes from ``N[,N...]``, each checked (odd, >= 3); a one-line error otherwise."""
+    from labyrinth.engine.board import Board
+
+    try:
+        sizes = [int(v) for v in text.split(",") if v]
+    except ValueError:
+        raise LabyrinthError("board sizes must be odd integers separated by commas", token=text) from None
+    for n in sizes:
+        Board(n)
+    if not sizes:
+        raise LabyrinthError("give at least one board size", token=text)
+    return sizes
+
+
 def must_exist(path):
     if not Path(path).exists():
         raise LabyrinthError("no findings store here (run labyrinth audit first)", source=path)

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from labyrinth.cli._common import EXIT_FINDING, EXIT_OK, emit, progress_bar
+from labyrinth.cli._common import EXIT_FINDING, EXIT_OK, board_sizes, emit, progress_bar
 from labyrinth.errors import LabyrinthError
 
 
@@ -39,18 +39,12 @@ def _side(args, side):
 
 
 def _regress(args):
-    from labyrinth.engine.board import Board
     from oracle import get_oracle
     from verify.regress import regress
     from verify.store import Store
 
-    try:
-        sizes = [int(v) for v in args.n.split(",") if v]
-    except ValueError:
-        raise LabyrinthError("board sizes must be odd integers separated by commas", token=args.n) from None
-    for n in sizes:
-        Board(n)
-    if not sizes or args.walks < 1:
+    sizes = board_sizes(args.n)
+    if args.walks < 1:
         raise LabyrinthError("give at least one size and --walks of at least 1", token=f"{args.n} {args.walks}")
     base, base_label = _side(args, "base")
     head, head_label = _side(args, "head")

@@ -2,6 +2,7 @@
 
 from labyrinth.cli._common import (
     EXIT_OK,
+    board_sizes,
     emit,
     progress_bar,
     rule_set,
@@ -78,15 +79,9 @@ def _enumerate(args):
 
 
 def _stats(args):
-    from labyrinth.engine.board import Board
     from labyrinth.engine.walker import STUDY_7X7_RULES, walk_statistics
 
-    try:
-        sizes = [int(v) for v in args.n.split(",") if v]
-    except ValueError:
-        raise LabyrinthError("board sizes must be odd integers separated by commas", token=args.n) from None
-    for n in sizes:
-        Board(n)
+    sizes = board_sizes(args.n)
     if args.runs < 1 or args.cap < 1:
         raise LabyrinthError("--runs and --cap must be at least 1", token=f"{args.runs},{args.cap}")
     rules = rule_set(args)

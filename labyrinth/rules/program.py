@@ -15,7 +15,12 @@ from labyrinth.rules.areas import area_status
 from labyrinth.rules.base import FORCE, Effect
 from labyrinth.rules.cshape import cshape
 from labyrinth.rules.frame import Tables
-from labyrinth.rules.patterns import PATTERN_BASE, PatternTable, match_pattern, window_bits
+from labyrinth.rules.patterns import (
+    PATTERN_BASE,
+    PatternTable,
+    match_pattern,
+    window_bits,
+)
 
 __all__ = ["Program", "attribute", "decide", "rule_effects", "rule_masks"]
 
@@ -70,13 +75,9 @@ def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scrat
     return out
 
 
-@njit(cache=True)
-def decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
-           cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig):
-    """Bit mask of the open moves: rules asked in ``order``; a force ends the asking.
-
-    Same semantics as :meth:`labyrinth.rules.base.RuleSet.decide`.
-    """
+@njit(inline="always")
+def _start(nb, taken, head, area, window):
+    """The free moves' bit mask at ``head``; forgets the previous state's area and window results."""
     free = 0
     for d in range(4):
         c = nb[head, d]
@@ -84,6 +85,17 @@ def decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
             free |= 1 << d
         area[d, 0] = _UNKNOWN
     window[4] = 0
+    return free
+
+
+@njit(cache=True)
+def decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
+           cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig):
+    """Bit mask of the open moves: rules asked in ``order``; a force ends the asking.
+
+    Same semantics as :meth:`labyrinth.rules.base.RuleSet.decide`.
+    """
+    free = _start(nb, taken, head, area, window)
     disabled = 0
     forced = 0
     i = 0
@@ -127,13 +139,7 @@ def attribute(order, nb, colour, n, end, taken, head, heading, free_count, scrat
     for every other move it excludes. Rules are asked one by one in order,
     up to and with the first force (as :func:`decide` asks them).
     """
-    free = 0
-    for d in range(4):
-        c = nb[head, d]
-        if c >= 0 and not taken[c]:
-            free |= 1 << d
-        area[d, 0] = _UNKNOWN
-    window[4] = 0
+    free = _start(nb, taken, head, area, window)
     disabled = 0
     for i in range(order.shape[0]):
         code = order[i]
