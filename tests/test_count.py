@@ -373,6 +373,7 @@ def test_cli_count_rank_unrank_sample(capsys, tmp_path):
 @pytest.mark.parametrize("args", [
     ["count", "-n", "8"],
     ["count", "-n", "x"],
+    ["count", "-n", "21"],
     ["count"],
     ["count", "-n", "5", "--moves", "5:R"],
     ["rank", "--moves", "5:RRRRDDDDL"],

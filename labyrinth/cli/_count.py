@@ -6,10 +6,15 @@ from labyrinth.cli._common import EXIT_OK, emit, expand, load_noting
 from labyrinth.errors import LabyrinthError
 
 
+LARGE = 19  # from here on a full-board count needs --allow-large
+
+
 def register(sub):
     """Add this module's subcommands to the ``labyrinth`` parser."""
     count = sub.add_parser("count", help="exact counts: corner-to-corner paths of a board, or completions of states")
     count.add_argument("-n", metavar="N", help="board size (odd, >= 3): count its Hamiltonian corner paths")
+    count.add_argument("--allow-large", action="store_true",
+                       help="count boards of 19x19 and more (hours and many GB: the frontier grows ~7x per size)")
     _state_args(count)
     count.set_defaults(run=_count)
 
@@ -72,6 +77,9 @@ def _count(args):
         if args.inputs or args.moves:
             raise LabyrinthError("count: give either -n N or states, not both")
         board = _board(args.n)
+        if board.n >= LARGE and not args.allow_large:
+            raise LabyrinthError(f"{board.n}x{board.n} would take hours and many GB (17x17: 3 min, 1 GB; about 7x "
+                                 "more per size step): pass --allow-large to try", token=str(board.n))
         t0 = time.perf_counter()
         total = CompletionCounter()(State(board))
         if args.json:
