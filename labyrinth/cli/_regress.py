@@ -74,7 +74,8 @@ def _regress(args):
     for what, key in (("only in the base", "only_base"), ("only in the head", "only_head"),
                       ("changed", "changed")):
         if d[key]:
-            print(f"rules {what}: {', '.join(d[key])}")
+            names = d[key][:8] + ([f"and {len(d[key]) - 8} more (--json lists all)"] if len(d[key]) > 8 else [])
+            print(f"{len(d[key])} rules {what}: {', '.join(names)}")
     print(f"{'n':>3}  {'walkthroughs base/head':>22}  {'walks/s base/head':>19}")
     for r in report.per_size:
         counts = f"{r['base_walkthroughs']}/{r['head_walkthroughs']} of {r['walks']}"

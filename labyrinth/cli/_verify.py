@@ -183,7 +183,10 @@ def _audit_traces(args):
             bar.close()
         summaries = [TraceSummary(**s) for s in summaries]
         if args.report:
-            command = "labyrinth audit --trace " + " ".join(args.trace) + f" --report {args.report}"
+            command = ("labyrinth audit --trace " + " ".join(args.trace) + f" --report {args.report}"
+                       + (f" --jobs {args.jobs}" if args.jobs > 1 else "")
+                       + (" --no-patterns" if args.no_patterns else "")
+                       + (f" --time-limit {args.time_limit:g}" if args.time_limit != 60.0 else ""))
             Path(args.report).write_text(corpus_report(summaries, totals, command=command), encoding="utf-8")
         if args.json:
             for f in findings:
