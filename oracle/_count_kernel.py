@@ -56,32 +56,25 @@ def _set(key, i, v):
 
 
 @njit(cache=True)
-def _match_right(key, i, nplugs):
-    """The plug holding the ``2`` that closes the ``1`` at plug ``i`` (3s are skipped)."""
+def _match(key, i, nplugs):
+    """The plug holding the bracket that pairs with the one at plug ``i`` (3s are skipped).
+
+    A ``1`` opens: its ``2`` lies to the right; a ``2`` closes: its ``1`` lies to the left.
+    """
+    mine = _plug(key, i)
+    other = 3 - mine
+    step = 1 if mine == 1 else -1
     depth = 1
-    for j in range(i + 1, nplugs):
+    j = i + step
+    while 0 <= j < nplugs:
         p = _plug(key, j)
-        if p == 1:
+        if p == mine:
             depth += 1
-        elif p == 2:
+        elif p == other:
             depth -= 1
             if depth == 0:
                 return j
-    return -1
-
-
-@njit(cache=True)
-def _match_left(key, i):
-    """The plug holding the ``1`` that opens the ``2`` at plug ``i`` (3s are skipped)."""
-    depth = 1
-    for j in range(i - 1, -1, -1):
-        p = _plug(key, j)
-        if p == 2:
-            depth += 1
-        elif p == 1:
-            depth -= 1
-            if depth == 0:
-                return j
+        j += step
     return -1
 
 
@@ -174,16 +167,16 @@ def _successors(key, c, k, down, right, nplugs, out):
             out[0] = base
             return -1
         pos = c if left_p != 0 else c + 1
-        far = _match_right(key, pos, nplugs) if x == 1 else _match_left(key, pos)
+        far = _match(key, pos, nplugs)
         out[0] = _set(base, far, 3)
         return 1
     if k == TERMINAL:
         return 0
     if left_p == 1 and up_p == 1:
-        out[0] = _set(base, _match_right(key, c + 1, nplugs), 1)
+        out[0] = _set(base, _match(key, c + 1, nplugs), 1)
         return 1
     if left_p == 2 and up_p == 2:
-        out[0] = _set(base, _match_left(key, c), 2)
+        out[0] = _set(base, _match(key, c, nplugs), 2)
         return 1
     if left_p == 2 and up_p == 1:
         out[0] = base
@@ -194,8 +187,7 @@ def _successors(key, c, k, down, right, nplugs, out):
     if left_p == 3 or up_p == 3:
         # a piece from a terminal meets a two-ended piece: the latter's far end now leads to the terminal
         pos = c + 1 if left_p == 3 else c
-        other = up_p if left_p == 3 else left_p
-        far = _match_right(key, pos, nplugs) if other == 1 else _match_left(key, pos)
+        far = _match(key, pos, nplugs)
         out[0] = _set(base, far, 3)
         return 1
     return 0  # left 1 and up 2: the two ends of one piece would close a cycle

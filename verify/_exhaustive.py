@@ -13,8 +13,7 @@ from numba import njit
 
 from labyrinth.engine._graph import descend
 from labyrinth.rules.program import attribute, decide
-from labyrinth.rules.frame import LEFT_DIR, RIGHT_DIR
-from labyrinth.rules.walks import heading_at
+from labyrinth.rules.walks import heading_at, order_keep_left
 from oracle._kernel import BUDGET, EXHAUSTED, FOUND, search
 
 __all__ = ["MISSED_DEAD", "OVER_PRUNED", "UNKNOWN", "audit_subtree"]
@@ -160,6 +159,7 @@ def _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, fo
             counters[2] += 1
         return True
     free_count = size - depth - 1
+    heading = heading_at(nb, path, depth)
     if perfect:  # open exactly the moves the search finds feasible; the rest are dead, or unknown (recorded)
         mask = 0
         for d in range(4):
@@ -173,7 +173,6 @@ def _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, fo
             elif status == BUDGET and not _record(records, counters, UNKNOWN, path, depth, d):
                 return False
     else:
-        heading = heading_at(nb, path, depth)
         mask = decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
                       area, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
         free = 0
@@ -195,13 +194,7 @@ def _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, fo
         if status == FOUND or status == BUDGET:
             if not _record(records, counters, OVER_PRUNED if status == FOUND else UNKNOWN, path, depth, d):
                 return False
-    heading = heading_at(nb, path, depth)
-    k = 0
-    for j in range(3):
-        d = LEFT_DIR[heading] if j == 0 else heading if j == 1 else RIGHT_DIR[heading]
-        if (mask >> d) & 1:
-            cand[depth, k] = d
-            k += 1
+    k = order_keep_left(mask, heading, cand, depth)
     ncand[depth] = k
     if k == 0:
         counters[2] += 1

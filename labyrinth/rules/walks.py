@@ -120,6 +120,15 @@ def keep_left_moves(order, nb, colour, n, end, cells, ncells, marks, nmarks, rul
     heading = heading_at(nb, path, depth)
     mask = decide(order, nb, colour, n, end, taken, head, heading, n * n - depth - 1, scratch, area,
                   cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
+    return order_keep_left(mask, heading, cand, depth)
+
+
+@njit(inline="always")
+def order_keep_left(mask, heading, cand, depth):
+    """Write the moves of ``mask`` to ``cand[depth]``, left before straight before right of ``heading``.
+
+    Returns their number; the enumerator, the miner and the exhaustive audit all order moves this way.
+    """
     k = 0
     for j in range(3):
         d = LEFT_DIR[heading] if j == 0 else heading if j == 1 else RIGHT_DIR[heading]
