@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench browser clean
+.PHONY: demo test bench browser screenshots clean
 
 CHROMIUM ?= /usr/bin/chromium
 
@@ -33,6 +33,10 @@ browser:
 ## test: install, then run the whole suite (heavy checks and the browser test included)
 test: $(STAMP) browser
 	$(BIN)/python -m pytest -n 2
+
+## screenshots: refresh the README's pictures (reports/viewer.png, reports/report.png) in headless Chromium
+screenshots: $(STAMP) browser
+	LABYRINTH_SCREENSHOTS=reports $(BIN)/python -m pytest -q tests/test_browser.py
 
 ## bench: the oracle, walker, verifier and counting benchmarks recorded in reports/BENCHMARKS.md
 bench: $(STAMP)

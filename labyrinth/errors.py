@@ -1,7 +1,8 @@
 """Typed exceptions: every error a user can cause, each printable as one line.
 
 The CLI turns any :class:`LabyrinthError` into ``labyrinth: <message>`` and exit
-status 2; the library raises them and never exits.
+status 2 (3 for a :class:`TimeLimitError`: the answer is unknown, not wrong);
+the library raises them and never exits.
 """
 
 __all__ = [
@@ -10,6 +11,7 @@ __all__ = [
     "FormatError",
     "LabyrinthError",
     "PathError",
+    "TimeLimitError",
 ]
 
 
@@ -52,3 +54,10 @@ class FormatError(LabyrinthError):
 
 class BackendError(LabyrinthError):
     """An oracle backend that does not exist or cannot run here."""
+
+
+class TimeLimitError(LabyrinthError):
+    """A solver ran out of its time limit: the answer is unknown (never a guess).
+
+    The CLI reports it with exit status 3 and says how to give more time.
+    """

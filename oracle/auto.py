@@ -25,13 +25,28 @@ _MEMO_SIZE = 4096  # decided positions remembered
 
 
 class AutoOracle(Oracle):
-    """Portfolio: reuse, search (``search_nodes`` expansions), then SAT / CP-SAT-LP slices."""
+    """Portfolio: reuse, search (``search_nodes`` expansions), then SAT / CP-SAT-LP slices.
+
+    Parameters
+    ----------
+    time_limit : float or None
+        Seconds per query.
+    search_nodes : int
+        Expansions of the numba search before the solvers (0: none).
+    members : tuple of str
+        The solvers of the tail, in the order their slices alternate: ``"sat"``, ``"cpsat"``.
+    reuse : bool
+        Reuse the last witness's line and remember decided positions (False: every
+        query is decided afresh, as a confirming second opinion must be).
+    """
 
     name = "auto"
 
-    def __init__(self, time_limit=60.0, search_nodes=3_000):
+    def __init__(self, time_limit=60.0, search_nodes=3_000, *, members=("sat", "cpsat"), reuse=True):
         super().__init__(time_limit)
         self.search_nodes = search_nodes
+        self.members = tuple(members)
+        self.reuse = reuse
         self._search = SearchOracle()
         self._sat = None
         self._cpsat = None
@@ -39,19 +54,24 @@ class AutoOracle(Oracle):
         self._memo = OrderedDict()  # (n, taken bytes, head) -> (feasible, witness)
 
     def _decide(self, state, deadline):
-        reused = self._reuse(state)
-        if reused is not None:
-            return True, reused, {"backend": "auto:reuse"}
         key = (state.n, state.taken.tobytes(), state.head)
-        if key in self._memo:
-            self._memo.move_to_end(key)
-            feasible, witness = self._memo[key]
-            return feasible, witness, {"backend": "auto:memo"}
-        feasible, witness, work = self._search._decide_budget(state, deadline, self.search_nodes)
-        work["backend"] = "auto:search"
+        if self.reuse:
+            reused = self._reuse(state)
+            if reused is not None:
+                return True, reused, {"backend": "auto:reuse"}
+            if key in self._memo:
+                self._memo.move_to_end(key)
+                feasible, witness = self._memo[key]
+                return feasible, witness, {"backend": "auto:memo"}
+        feasible, witness, work = None, None, {}
+        if self.search_nodes > 0:
+            feasible, witness, work = self._search._decide_budget(state, deadline, self.search_nodes)
+            work["backend"] = "auto:search"
         slice_ = _FIRST_SLICE
+        members = {"sat": self._sat_oracle, "cpsat": self._cpsat_oracle}
         while feasible is None and not expired(deadline):
-            for name, member in (("sat", self._sat_oracle()), ("cpsat", self._cpsat_oracle())):
+            for name in self.members:
+                member = members[name]()
                 stop = time.perf_counter() + slice_
                 if deadline is not None:
                     stop = min(stop, deadline)
@@ -65,9 +85,9 @@ class AutoOracle(Oracle):
                 if expired(deadline):
                     break
             slice_ *= 2
-        if feasible:
+        if feasible and self.reuse:
             self._remember(state, witness)
-        if feasible is not None:
+        if feasible is not None and self.reuse:
             self._memo[key] = (feasible, witness)
             if len(self._memo) > _MEMO_SIZE:
                 self._memo.popitem(last=False)

@@ -260,7 +260,7 @@ class SatOracle(Oracle):
         b = state.board
         return True, "".join(b.move_between(a, c) for a, c in zip(path, path[1:])), work
 
-    def decide_facts(self, n, head, end, status, *, time_limit=None):
+    def decide_facts(self, n, head, end, status, *, time_limit=None, never_last=()):
         """Decide a facts query; an infeasible one comes with a core expressed as facts.
 
         Parameters
@@ -278,6 +278,8 @@ class SatOracle(Oracle):
             missing cells optional. The head's status is ignored (always visited).
         time_limit : float or None
             Seconds for this query; defaults to the oracle's ``time_limit``.
+        never_last : iterable of int
+            With ``end`` None: cells where the path may not end.
 
         Returns
         -------
@@ -294,7 +296,7 @@ class SatOracle(Oracle):
         deadline = None if limit is None else time.perf_counter() + limit
         sess = self._session(n)
         work = _new_work()
-        lits = sess.enc.facts_assumptions(head, end, status)
+        lits = sess.enc.facts_assumptions(head, end, status, never_last)
         required = {sess.enc.key(lit)[1] for lit in lits if lit > 0 and sess.enc.key(lit)[0] == "visit"}
         feasible, path, core = sess.run(lits, deadline, work, required)
         if feasible is None:

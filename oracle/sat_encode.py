@@ -285,7 +285,7 @@ class Encoding:
             lits.append(self.visit(c) if (c == h or not taken[c]) else -self.visit(c))
         return lits
 
-    def facts_assumptions(self, head, end, status):
+    def facts_assumptions(self, head, end, status, never_last=()):
         """Assumption literals for a facts query.
 
         Parameters
@@ -294,6 +294,9 @@ class Encoding:
             The cell where the path must start.
         end : int or None
             The cell where the path must end; None lets it end anywhere.
+        never_last : iterable of int
+            With ``end`` None: cells where the path may not end (free cells
+            known not to be the end corner).
         status : sequence of str or mapping
             Per cell one of :data:`TAKEN`, :data:`REQUIRED`, :data:`OPTIONAL`;
             a mapping leaves missing cells optional. The head's own status is
@@ -314,10 +317,13 @@ class Encoding:
         elif len(status) != size:
             raise ValueError(f"status has {len(status)} entries, expected {size}")
         lits = []
+        never_last = frozenset(never_last)
         for c in range(size):
             lits.append(self.head(c) if c == head else -self.head(c))
             if end is not None:
                 lits.append(self.last(c) if c == end else -self.last(c))
+            elif c in never_last:
+                lits.append(-self.last(c))
             if c == head:
                 lits.append(self.visit(c))
                 continue

@@ -3,8 +3,10 @@
 Loads a research file through the page's file box, steps with the arrow
 keys across the line's first dead step, runs and stops the walker with the
 space bar, reloads with Enter, opens a finding of the store, and checks that
-malformed input gets a message on the page. Writes the screenshots kept in
-``reports/``: ``viewer.png`` and ``report.png``.
+malformed input gets a message on the page. Takes the screenshots
+``viewer.png`` and ``report.png`` into a temporary folder, so a test run leaves
+the checkout as it was; ``make screenshots`` runs this file with
+``LABYRINTH_SCREENSHOTS=reports`` to refresh the ones the README shows.
 
 Skips, saying why, only where no browser can be had (no ``playwright``
 package or no Chromium); under CI (``CI`` set) a missing browser fails
@@ -16,10 +18,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from test_view import DEAD_FILE, make_report, store_db  # noqa: F401  (store_db is a fixture)
 
-REPORTS = Path(__file__).resolve().parent.parent / "reports"
+ROOT = Path(__file__).resolve().parent.parent
 #: Chromium flags that work on a closed network, headless, as root
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -40,6 +41,15 @@ def _no_browser(reason):
     if os.environ.get("CI"):
         pytest.fail(message)
     pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    """Where screenshots go: ``$LABYRINTH_SCREENSHOTS`` (``make screenshots``: reports/) or a temporary folder."""
+    chosen = os.environ.get("LABYRINTH_SCREENSHOTS")
+    folder = (ROOT / chosen) if chosen else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +96,7 @@ def _at(page, step, status=None):
     return page.inner_html("#board")
 
 
-def test_arrow_keys_step_across_the_first_dead_step(page, server):
+def test_arrow_keys_step_across_the_first_dead_step(page, server, shots):
     page.goto(server.url)
     page.wait_for_selector("#board svg")
     page.set_input_files("#load-file", str(DEAD_FILE))  # 9x9, 24 moves, dead since step 22
@@ -111,8 +121,8 @@ def test_arrow_keys_step_across_the_first_dead_step(page, server):
 
     page.keyboard.press("ArrowRight")
     assert _at(page, 22, "dead") == dead  # the same step draws the same picture
-    REPORTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(REPORTS / "viewer.png"))
+    page.screenshot(path=str(shots / "viewer.png"))
+    assert (shots / "viewer.png").stat().st_size > 10_000
 
     page.keyboard.press("Enter")  # reload: the loaded line again, at its end
     assert _at(page, 24, "dead") == end
@@ -163,7 +173,7 @@ def test_a_finding_of_the_store_opens_in_the_viewer(page, server):
     _at(page, steps + 1, "dead")
 
 
-def test_report_page_renders_offline(browser, store_db, tmp_path):  # noqa: F811
+def test_report_page_renders_offline(browser, store_db, tmp_path, shots):  # noqa: F811
     out = make_report(store_db, tmp_path / "report.html", stats_runs=20, sizes="9,11,13,15,17,19,21")
     context = browser.new_context(viewport={"width": 1280, "height": 1900}, offline=True)
     pg = context.new_page()
@@ -171,6 +181,6 @@ def test_report_page_renders_offline(browser, store_db, tmp_path):  # noqa: F811
     assert pg.locator("section").count() == 8
     assert pg.locator("figure svg").count() == 3
     assert pg.locator(".gallery .card").count() >= 1
-    REPORTS.mkdir(exist_ok=True)
-    pg.screenshot(path=str(REPORTS / "report.png"))
+    pg.screenshot(path=str(shots / "report.png"))
+    assert (shots / "report.png").stat().st_size > 10_000
     context.close()

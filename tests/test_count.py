@@ -10,7 +10,7 @@ import json
 import math
 import random
 import re
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -47,14 +47,14 @@ _FLIP = str.maketrans("UDLR", "LRUD")  # reflection in the main diagonal: x <-> 
 
 
 # --- references ---------------------------------------------------------------------------------------
-@lru_cache(maxsize=None)
+@cache
 def brute_counter(n):
     """Memoised exhaustive count of completions, ``count(taken mask, head)``."""
     board = Board(n)
     full = (1 << board.size) - 1
     nbrs = [board.neighbours_of(c) for c in range(board.size)]
 
-    @lru_cache(maxsize=None)
+    @cache
     def count(mask, head):
         if head == board.end:
             return 1 if mask == full else 0
@@ -353,12 +353,12 @@ def test_cli_count_rank_unrank_sample(capsys, tmp_path):
     state = walkthrough_unrank(7, 1234)
     prefix = state.prefix(20)
     assert main(["count", "--moves", prefix.compact()]) == 0
-    assert int(capsys.readouterr().out) == count_completions(prefix)
+    assert capsys.readouterr().out.split() == [prefix.compact(), str(count_completions(prefix))]
     assert main(["rank", "--moves", state.compact()]) == 0
-    assert capsys.readouterr().out.strip() == "1234"
+    assert capsys.readouterr().out.split() == [state.compact(), "1234"]
     assert main(["rank", "--moves", prefix.compact(), "--json"]) == 0
     obj = json.loads(capsys.readouterr().out)
-    assert obj["rank"] == walkthrough_rank(prefix) and obj["complete"] is False
+    assert obj["rank"] == walkthrough_rank(prefix) and obj["complete"] is False and obj["file"] is None
     assert main(["unrank", "-n", "7", "1234"]) == 0
     assert capsys.readouterr().out.strip() == state.compact()
     assert main(["sample", "-n", "7", "--seed", "5", "--json"]) == 0
@@ -367,7 +367,28 @@ def test_cli_count_rank_unrank_sample(capsys, tmp_path):
 
     path = min(CORPUS.glob("9_*.txt"))
     assert main(["rank", str(path)]) == 0
-    assert int(capsys.readouterr().out) == walkthrough_rank(load_trace(path).state)
+    assert capsys.readouterr().out.split() == [str(path), str(walkthrough_rank(load_trace(path).state))]
+    assert main(["rank", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["file"] == str(path)
+
+
+def test_cli_count_of_one_file_prints_like_a_folder(capsys, tmp_path):
+    """``count FILE`` and ``count FOLDER`` print the same ``file  count`` rows (a newcomer's surprise)."""
+    folder = tmp_path / "one"
+    folder.mkdir()
+    path = folder / "9_198.txt"
+    path.write_bytes((CORPUS / "9_198.txt").read_bytes())
+    assert main(["count", str(path)]) == 0
+    single = capsys.readouterr().out
+    assert main(["count", str(folder)]) == 0
+    assert capsys.readouterr().out == single
+    label, value = single.split()
+    assert label == str(path) and int(value) == count_completions(load_trace(path).state)
+
+
+def test_cli_count_without_arguments_names_n(capsys):
+    assert main(["count"]) == 2
+    assert "-n N" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("args", [

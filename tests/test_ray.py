@@ -48,7 +48,7 @@ def _rows(db):
 def test_a_ray_campaign_matches_the_local_one(tmp_path, ray_cluster):
     assert shutil.which(RAY)
     ray_db, local_db = tmp_path / "ray.db", tmp_path / "local.db"
-    proc = _audit(ray_db, "--backend", "ray", "--address", ray_cluster)
+    proc = _audit(ray_db, "--executor", "ray", "--address", ray_cluster)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert _audit(local_db, "--jobs", "2").returncode == 0
     ray_rows, ray_units = _rows(ray_db)
@@ -56,11 +56,11 @@ def test_a_ray_campaign_matches_the_local_one(tmp_path, ray_cluster):
     assert ray_units == local_units == 16
     assert ray_rows == local_rows and ray_rows  # universal misses dead moves on 7x7: there is something to compare
     # resuming a finished campaign on Ray runs nothing again and keeps everything
-    again = _audit(ray_db, "--backend", "ray", "--address", ray_cluster, "--resume")
+    again = _audit(ray_db, "--executor", "ray", "--address", ray_cluster, "--resume")
     assert again.returncode == 0 and _rows(ray_db) == (ray_rows, ray_units)
 
 
 def test_an_unreachable_cluster_is_a_one_line_error(tmp_path):
-    proc = _audit(tmp_path / "x.db", "--backend", "ray", "--address", f"127.0.0.1:{_free_port()}")
+    proc = _audit(tmp_path / "x.db", "--executor", "ray", "--address", f"127.0.0.1:{_free_port()}")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and "Ray" in proc.stderr

@@ -16,12 +16,50 @@ from labyrinth.rules.program import attribute, decide
 from labyrinth.rules.walks import heading_at, order_keep_left
 from oracle._kernel import BUDGET, EXHAUSTED, FOUND, search
 
-__all__ = ["MISSED_DEAD", "OVER_PRUNED", "UNKNOWN", "audit_subtree"]
+__all__ = ["MISSED_DEAD", "OVER_PRUNED", "UNKNOWN", "audit_subtree", "run_subtree"]
 
 OVER_PRUNED = 1
 MISSED_DEAD = 2
 UNKNOWN = 3
 _ = (EXHAUSTED, FOUND)
+
+
+#: search nodes one query may expand before its move is recorded as unknown
+QUERY_BUDGET = 50_000_000
+
+
+def run_subtree(start, rules, query_budget=QUERY_BUDGET):
+    """Run :func:`audit_subtree` below the :class:`~labyrinth.engine.State` ``start`` under ``rules``.
+
+    ``rules`` is a compiled rule set, or the ``oracle`` set (no ``program``:
+    the kernel's search is then the rule). Returns ``(records, counters,
+    fired)`` as the kernel fills them, the records cut to those made.
+    """
+    from labyrinth.rules.frame import Tables
+
+    perfect = not hasattr(rules, "program")
+    if perfect:
+        from labyrinth.rules import get_rule_set
+
+        program = get_rule_set("none").program()  # its arrays fill the kernel's signature; never asked
+    else:
+        program = rules.program()
+    board = start.board
+    t = Tables.of(board)
+    cap = 256
+    while True:
+        taken = np.array(start.taken, dtype=np.uint8)
+        path = np.zeros(board.size, dtype=np.int32)
+        path[: len(start.path)] = start.path
+        records = np.zeros((cap, board.size + 3), dtype=np.int32)
+        counters = np.zeros(6, dtype=np.int64)
+        fired = np.zeros(max(1, len(program.order)), dtype=np.int64)
+        done = audit_subtree(program.order, t.nb, t.colour, t.n, t.end, *program.patterns.arrays(), t.rank, taken,
+                             path, len(start.path) - 1, records, counters, query_budget, t.scratch(), program.area,
+                             program.window, program.trig, program.ntrig, fired, perfect)
+        if done:
+            return records[: counters[0]], counters, fired
+        cap *= 8
 
 
 @njit(cache=True)

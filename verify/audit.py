@@ -75,10 +75,15 @@ class AuditTotals:
     steps: int = 0
     walkthroughs: int = 0
     stuck: int = 0
+    ended_alive: int = 0  # trace audits: lines saved alive with moves still allowed (neither complete nor stuck)
+    ended_dead: int = 0  # trace audits: lines saved dead with moves still allowed (the walk was doomed, not stuck)
     queries: int = 0
     oracle_seconds: float = 0.0
-    seconds: float = 0.0
+    seconds: float = 0.0  # wall time (of a unit; of a campaign, over all its runs)
+    work_seconds: float = 0.0  # time inside units, summed over workers (oracle_seconds is part of it)
     unconfirmed: int = 0  # findings the second backend could not decide in time (kept, shown unconfirmed)
+    patterns: int = 0  # minimal stuck patterns found
+    patterns_missing: int = 0  # patterns asked for that ran out of time (the findings are stored without one)
     disagreements: int = 0  # findings the second backend decided the other way (a backend bug; not reported)
     findings: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     fired: collections.Counter = dataclasses.field(default_factory=collections.Counter)
@@ -96,8 +101,8 @@ class AuditTotals:
         out = dataclasses.asdict(self)
         for k in ("findings", "fired", "misfired"):
             out[k] = dict(getattr(self, k))
-        out["oracle_seconds"] = round(self.oracle_seconds, 3)
-        out["seconds"] = round(self.seconds, 3)
+        for k in ("oracle_seconds", "seconds", "work_seconds"):
+            out[k] = round(getattr(self, k), 3)
         return out
 
 
@@ -239,8 +244,17 @@ def audit_walk(n, rules, seed, index, oracle, *, fired=True):
     return findings, totals
 
 
-def confirm(finding, sat, *, patterns=True, time_limit=60.0):
-    """Check a finding with a second backend (``sat``); add the minimal stuck pattern to dead ones.
+def _who(verdict):
+    """The backend that gave a verdict: ``sat``, ``cpsat``... (a portfolio names its member)."""
+    return verdict.backend.split(":")[-1]
+
+
+def confirm(finding, second, *, patterns=True, time_limit=60.0, sat=None, pattern_time_limit=None):
+    """Check a finding with a second backend; add the minimal stuck pattern to dead ones.
+
+    ``second`` decides again (SAT by default); ``sat``, the SAT oracle whose
+    facts queries find the pattern (``second`` itself when omitted), within
+    ``pattern_time_limit`` seconds (``time_limit`` when omitted).
 
     Returns True when the finding stands: ``checked_by`` then names the
     second backend, or stays None when that backend ran out of time (the
@@ -249,30 +263,34 @@ def confirm(finding, sat, *, patterns=True, time_limit=60.0):
     second backend decides the opposite: a bug in a backend, counted as a
     disagreement by the campaign and not reported as a finding.
     """
+    sat = second if sat is None else sat
     state = State.from_moves(int(finding.state.split(":")[0]), finding.state.split(":", 1)[1])
     if finding.kind == UNKNOWN:
         return True
     if finding.kind == OVER_PRUNED:
-        feasible = sat.decide(state.after(finding.move), time_limit=time_limit).feasible
+        verdict = second.decide(state.after(finding.move), time_limit=time_limit)
+        feasible = verdict.feasible
         if feasible is False:
             return False
-        finding.checked_by = sat.name if feasible else None
+        finding.checked_by = _who(verdict) if feasible else None
         return True
     dead = state.after(finding.move)
-    feasible = sat.decide(dead, time_limit=time_limit).feasible
+    verdict = second.decide(dead, time_limit=time_limit)
+    feasible = verdict.feasible
     if feasible:
         return False
     if finding.kind == WRONG_FORCE:
-        alt = sat.decide(state.after(finding.witness[0]), time_limit=time_limit).feasible
+        alt = second.decide(state.after(finding.witness[0]), time_limit=time_limit).feasible
         if alt is False:
             return False
         feasible = None if alt is None else feasible
     if feasible is None:
         return True  # unconfirmed: no pattern either (the solver that would find it just ran out of time)
-    finding.checked_by = sat.name
+    finding.checked_by = _who(verdict)
     if patterns and not dead.is_complete():
         try:
-            finding.pattern = minimal_pattern(dead, sat, time_limit=time_limit)
+            limit = time_limit if pattern_time_limit is None else pattern_time_limit
+            finding.pattern = minimal_pattern(dead, sat, time_limit=limit)
         except PatternError:
             finding.pattern = None
     return True

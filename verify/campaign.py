@@ -32,11 +32,18 @@ import hashlib
 import multiprocessing
 import time
 
-import numpy as np
-
 from labyrinth.engine import State
 from labyrinth.errors import LabyrinthError
-from verify.audit import MISSED_DEAD, AuditTotals, _Asker, audit_state, audit_walk, confirm, count_fired
+from verify.audit import (
+    MISSED_DEAD,
+    WRONG_FORCE,
+    AuditTotals,
+    _Asker,
+    audit_state,
+    audit_walk,
+    confirm,
+    count_fired,
+)
 
 __all__ = ["code_version", "rules_fingerprint", "run_campaign", "run_trace_campaign"]
 
@@ -64,16 +71,38 @@ def code_version():
 # --- worker side -------------------------------------------------------------------------
 _CTX = {}
 
+#: ``patterns`` policy of a campaign: minimal patterns for every dead finding up to this board size;
+#: beyond it, where one costs seconds, for the first of each unit (the walk's fatal move first)
+PATTERNS_ALL_UP_TO = 11
+#: seconds one minimal pattern may take in a campaign (most take well under a second; a few take minutes)
+PATTERN_SECONDS = 10.0
 
-def _init(rules_args, time_limit, patterns):
+
+def _init(rules_args, time_limit, patterns, oracle="auto"):
     from labyrinth.rules import get_rule_set
     from oracle import get_oracle
     from oracle.sat import SatOracle
 
     name, off, on = rules_args
-    _CTX.update(rules=get_rule_set(name, off=off, on=on), oracle=get_oracle("auto", time_limit=time_limit),
-                sat=SatOracle(time_limit=time_limit), time_limit=time_limit, patterns=patterns,
-                args=(rules_args, time_limit, patterns))
+    sat = SatOracle(time_limit=time_limit)
+    _CTX.update(rules=get_rule_set(name, off=off, on=on), oracle=get_oracle(oracle, time_limit=time_limit),
+                sat=sat, second=second_opinion(oracle, time_limit), time_limit=time_limit, patterns=patterns,
+                args=(rules_args, time_limit, patterns, oracle))
+
+
+def second_opinion(oracle, time_limit):
+    """The oracle that confirms each finding: the solvers the first one is not, afresh (no reuse).
+
+    SAT and CP-SAT (with its LP relaxation, which refutes the colour-imbalance
+    states that defeat clause learning) in doubling time slices; only CP-SAT
+    when the first oracle is SAT, only SAT when it is CP-SAT. The search, which
+    decides most states for ``auto``, is never its own second opinion.
+    """
+    from oracle.auto import AutoOracle
+
+    members = {"sat": ("cpsat",), "cpsat": ("sat",)}.get(oracle, ("sat", "cpsat"))
+    return AutoOracle(time_limit, search_nodes=0, members=members, reuse=False)
+
 
 
 def _ray_task(init_args, fn, fargs):
@@ -83,62 +112,76 @@ def _ray_task(init_args, fn, fargs):
     return fn(*fargs)
 
 
+def pattern_quota(policy, n):
+    """How many of a unit's dead findings get a minimal pattern: None for all.
+
+    ``policy`` is ``"auto"`` (all up to :data:`PATTERNS_ALL_UP_TO`, else 1),
+    ``"all"``, or a number (0: none).
+
+    >>> pattern_quota("auto", 7), pattern_quota("auto", 21), pattern_quota(3, 21), pattern_quota("all", 21)
+    (None, 1, 3, None)
+    """
+    if policy == "all" or policy is True:
+        return None
+    if policy == "auto":
+        return None if n <= PATTERNS_ALL_UP_TO else 1
+    return int(policy)
+
+
 def _confirmed(findings, totals):
-    """The findings a second backend does not contradict; counts the unconfirmed and the disagreements."""
-    out = []
-    for f in findings:
-        if confirm(f, _CTX["sat"], patterns=_CTX["patterns"], time_limit=_CTX["time_limit"]):
-            out.append(f)
+    """The findings a second backend does not contradict; counts the unconfirmed and the disagreements.
+
+    Dead findings get minimal patterns up to the unit's quota (see :func:`pattern_quota`),
+    the walk's fatal move (a finding with a stuck step) first, then in order.
+    """
+    quota = None
+    policy, pattern_seconds = _CTX["patterns"]
+    if findings:
+        quota = pattern_quota(policy, int(findings[0].state.split(":")[0]))
+    order = sorted(range(len(findings)), key=lambda i: (findings[i].stuck_step is None, i))
+    keep = [False] * len(findings)
+    used = 0
+    for i in order:
+        f = findings[i]
+        want = f.kind in (MISSED_DEAD, WRONG_FORCE) and (quota is None or used < quota)
+        used += want
+        if confirm(f, _CTX["second"], patterns=want, time_limit=_CTX["time_limit"], sat=_CTX["sat"],
+                   pattern_time_limit=pattern_seconds):
+            keep[i] = True
             totals.unconfirmed += f.kind != "unknown" and f.checked_by is None
+            totals.patterns += f.pattern is not None
+            totals.patterns_missing += bool(want and f.checked_by and f.pattern is None)
         else:
             totals.disagreements += 1
+    out = [f for f, k in zip(findings, keep) if k]
     totals.findings = collections.Counter(f.kind for f in out)
     totals.misfired = collections.Counter(r for f in out for r in f.rules)
     return out
 
 
 def _walk_unit(n, seed, index):
+    t0 = time.perf_counter()
     findings, totals = audit_walk(n, _CTX["rules"], seed, index, _CTX["oracle"])
-    return f"walk {index}", _confirmed(findings, totals), totals, {}
+    findings = _confirmed(findings, totals)
+    totals.seconds = time.perf_counter() - t0  # confirmation and patterns included
+    return f"walk {index}", findings, totals, {}
 
 
 def _tree_unit(n, prefix):
-    from labyrinth.rules.frame import Tables
-    from verify import _exhaustive as ex
+    from verify._exhaustive import run_subtree
 
     t0 = time.perf_counter()
     rules = _CTX["rules"]
     start = State.from_moves(n, prefix)
     totals = AuditTotals()
-    perfect = not hasattr(rules, "program")  # the oracle rule set: the kernel's search is the rule
-    if perfect:
-        from labyrinth.rules import get_rule_set
-
-        program = get_rule_set("none").program()  # its arrays fill the kernel's signature; never asked
-    else:
-        program = rules.program()
-    board = start.board
-    t = Tables.of(board)
-    cap = 256
-    while True:
-        taken = np.array(start.taken, dtype=np.uint8)
-        path = np.zeros(board.size, dtype=np.int32)
-        path[: len(start.path)] = start.path
-        records = np.zeros((cap, board.size + 3), dtype=np.int32)
-        counters = np.zeros(6, dtype=np.int64)
-        fired = np.zeros(max(1, len(program.order)), dtype=np.int64)
-        done = ex.audit_subtree(program.order, t.nb, t.colour, t.n, t.end, *program.patterns.arrays(), t.rank,
-                                taken, path, len(start.path) - 1, records, counters, 50_000_000, t.scratch(),
-                                program.area, program.window, program.trig, program.ntrig, fired, perfect)
-        if done:
-            break
-        cap *= 8
+    records, counters, fired = run_subtree(start, rules)
     totals.walkthroughs, totals.stuck = int(counters[1]), int(counters[2])
     totals.steps, totals.queries = int(counters[5]), int(counters[3])
-    if not perfect:
+    if hasattr(rules, "program"):
         for rule, count in zip(rules.active, fired):
             if count:
                 totals.fired[rule.name] += int(count)
+    board = start.board
     findings = []
     root_dead = False
     if totals.walkthroughs == 0 and not start.at_end():
@@ -167,8 +210,10 @@ def _trace_unit(path):
     from labyrinth.engine.formats import load_trace
     from verify.trace import audit_trace
 
+    t0 = time.perf_counter()
     findings, summary, totals = audit_trace(load_trace(path), _CTX["oracle"], label=path)
     findings = _confirmed(findings, totals)
+    totals.seconds = time.perf_counter() - t0
     summary.findings = {k: sum(f.kind == k for f in findings) for k in summary.findings}
     return f"file {path}", findings, totals, {"trace": summary.to_json()}
 
@@ -223,7 +268,8 @@ def _top_findings(top, unit_good, rules, oracle, totals):
 
 
 def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, split=None, jobs=1,
-                 backend="local", address=None, time_limit=60.0, patterns=True, resume=False, progress=None):
+                 executor="local", address=None, oracle="auto", time_limit=60.0, patterns="auto",
+                 pattern_time_limit=PATTERN_SECONDS, resume=False, progress=None):
     """Run an audit campaign into ``store``; returns ``(campaign id, totals, findings reported)``.
 
     Parameters
@@ -231,10 +277,19 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
     rules_args : tuple
         ``(name, off, on)`` as for :func:`labyrinth.rules.get_rule_set`.
     jobs : int
-        Local worker processes (``backend="local"``), or CPUs of the local
-        Ray cluster started when ``backend="ray"`` and no ``address`` is given.
-    backend : str
-        ``local`` or ``ray``; ``address`` joins a running Ray cluster.
+        Local worker processes (``executor="local"``), or CPUs of the local
+        Ray cluster started when ``executor="ray"`` and no ``address`` is given.
+    executor : str
+        Where units run: ``local`` or ``ray``; ``address`` joins a running Ray cluster.
+    oracle : str
+        The oracle backend that decides every move (``auto``, ``search``,
+        ``sat``, ``cpsat``); findings are confirmed by SAT (by CP-SAT when
+        the oracle is SAT).
+    patterns : str or int
+        Which dead findings get a minimal stuck pattern: see :func:`pattern_quota`.
+    pattern_time_limit : float or None
+        Seconds for one pattern; past it the finding is stored without one
+        (``labyrinth minimize --finding ID`` adds it later).
     progress : callable, optional
         ``progress(units_done, units_total, totals)``, called after every unit.
     """
@@ -251,6 +306,8 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
         split = max(0, min(n * n - 1, 2 * n - 2))
     params = {"n": n, "rules": name, "off": sorted(off), "on": sorted(on), "walks": walks, "seed": seed,
               "split": split, "kind": kind}
+    if oracle != "auto":  # (campaigns of the default oracle keep the parameters they had before the choice)
+        params["oracle"] = oracle
     campaign = store.start_campaign(kind, params, seed=seed, rules=name, fingerprint=rules_fingerprint(rules),
                                     code_version=code_version(), resume=resume)
     if exhaustive:
@@ -258,8 +315,8 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
         tasks = [(_tree_unit, (n, u), f"tree {u or '-'}") for u in units]
     else:
         tasks = [(_walk_unit, (n, seed, i), f"walk {i}") for i in range(walks)]
-    init_args = ((name, tuple(off), tuple(on)), time_limit, patterns)
-    run = _Run(store, campaign, tasks, progress)
+    init_args = ((name, tuple(off), tuple(on)), time_limit, (patterns, pattern_time_limit), oracle)
+    run = _Run(store, campaign, tasks, progress, extra=["top"] if exhaustive else [])
     unit_good = {}
     for unit, t in run.done.items():
         if unit.startswith("tree "):
@@ -269,21 +326,23 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
         if result[0].startswith("tree "):
             unit_good[result[0][5:].replace("-", "")] = result[2].walkthroughs > 0
 
-    run.execute(init_args, jobs=jobs, backend=backend, address=address, then=good)
+    run.execute(init_args, jobs=jobs, executor=executor, address=address, then=good)
     if exhaustive and "top" not in run.done:
         top_totals = AuditTotals()
-        with get_oracle("auto", time_limit=time_limit) as oracle:
-            found, _ = _top_findings(top, unit_good, rules, oracle, top_totals)
+        t0 = time.perf_counter()
+        with get_oracle(oracle, time_limit=time_limit) as top_oracle:
+            found, _ = _top_findings(top, unit_good, rules, top_oracle, top_totals)
         if _CTX.get("args") != init_args:
             _init(*init_args)
         found = _confirmed(found, top_totals)
+        top_totals.seconds = time.perf_counter() - t0
         run.finish(("top", found, top_totals, {}))
     store.finish_campaign(campaign, _totals_to_json(run.totals))
     return campaign, run.totals, run.reported
 
 
-def run_trace_campaign(store, files, *, jobs=1, backend="local", address=None, time_limit=60.0, patterns=True,
-                       resume=False, progress=None):
+def run_trace_campaign(store, files, *, jobs=1, executor="local", address=None, oracle="auto", time_limit=60.0,
+                       patterns="auto", pattern_time_limit=PATTERN_SECONDS, resume=False, progress=None):
     """Audit research files (:mod:`verify.trace`) into ``store``: one unit per file.
 
     Returns ``(campaign id, totals, findings reported, summaries)`` where
@@ -300,50 +359,66 @@ def run_trace_campaign(store, files, *, jobs=1, backend="local", address=None, t
         except OSError as err:
             raise LabyrinthError(f"cannot read: {err.strerror}", source=f) from None
     params = {"kind": "trace", "files": len(files), "digest": digest.hexdigest()[:16]}
+    if oracle != "auto":
+        params["oracle"] = oracle
     campaign = store.start_campaign("trace", params, rules="research-program", code_version=code_version(),
                                     resume=resume)
     tasks = [(_trace_unit, (f,), f"file {f}") for f in files]
     run = _Run(store, campaign, tasks, progress)
-    run.execute((("none", (), ()), time_limit, patterns), jobs=jobs, backend=backend, address=address)
+    run.execute((("none", (), ()), time_limit, (patterns, pattern_time_limit), oracle), jobs=jobs,
+                executor=executor, address=address)
     store.finish_campaign(campaign, _totals_to_json(run.totals))
     summaries = [t["trace"] for u, t in sorted(store.done_units(campaign).items()) if "trace" in t]
     return campaign, run.totals, run.reported, summaries
 
 
 class _Run:
-    """A campaign's units: which are done, running the rest, and committing each as it finishes."""
+    """A campaign's units: which are done, running the rest, and committing each as it finishes.
 
-    def __init__(self, store, campaign, tasks, progress):
+    ``totals.seconds`` is the campaign's wall time over all its runs (a
+    resumed run adds its own time to what the store holds);
+    ``totals.work_seconds`` the time spent inside units, summed over workers.
+    """
+
+    def __init__(self, store, campaign, tasks, progress, extra=()):
         self.store, self.campaign, self.tasks, self.progress = store, campaign, tasks, progress
         self.done = store.done_units(campaign)
         self.todo = [t for t in tasks if t[2] not in self.done]
+        self.units = len(tasks) + len(extra)  # extra: units run by the caller afterwards (the top of a tree)
         self.totals = AuditTotals()
         for t in self.done.values():
-            self.totals.add(_totals_from_json(t))
+            unit = _totals_from_json(t)
+            unit.work_seconds = unit.work_seconds or unit.seconds
+            self.totals.add(unit)
+        self.prior = store.elapsed(campaign)
+        if self.prior is None:  # a store written before wall time was kept: the units' own time
+            self.prior = self.totals.work_seconds
+        self.totals.seconds = self.prior
         self.reported = []
-        self.finished = 0
         self.t0 = time.perf_counter()
 
     def finish(self, result):
         unit, findings, unit_totals, extra = result
-        self.store.record_unit(self.campaign, unit, findings, _totals_to_json(unit_totals) | extra)
+        unit_totals.work_seconds = unit_totals.seconds
+        elapsed = self.prior + time.perf_counter() - self.t0
+        self.store.record_unit(self.campaign, unit, findings, _totals_to_json(unit_totals) | extra, elapsed=elapsed)
+        self.done[unit] = _totals_to_json(unit_totals)
         self.totals.add(unit_totals)
-        self.totals.seconds = time.perf_counter() - self.t0
+        self.totals.seconds = elapsed
         self.reported.extend(findings)
-        self.finished += 1
         if self.progress is not None:
-            self.progress(len(self.tasks) - len(self.todo) + self.finished, len(self.tasks), self.totals)
+            self.progress(len(self.done), self.units, self.totals)
 
-    def execute(self, init_args, *, jobs=1, backend="local", address=None, then=None):
+    def execute(self, init_args, *, jobs=1, executor="local", address=None, then=None):
         def finish(result):
             self.finish(result)
             if then is not None:
                 then(result)
 
-        if backend == "ray":
+        if executor == "ray":
             _execute_ray(self.todo, init_args, jobs, address, finish)
-        elif backend != "local":
-            raise LabyrinthError("unknown backend (local or ray)", token=backend)
+        elif executor != "local":
+            raise LabyrinthError("unknown executor (local or ray)", token=executor)
         elif jobs <= 1 or len(self.todo) <= 1:
             if self.todo and _CTX.get("args") != init_args:
                 _init(*init_args)
@@ -356,7 +431,8 @@ class _Run:
                 futures = [pool.submit(fn, *fargs) for fn, fargs, _ in self.todo]
                 for fut in concurrent.futures.as_completed(futures):
                     finish(fut.result())
-        self.totals.seconds = time.perf_counter() - self.t0
+        self.totals.seconds = self.prior + time.perf_counter() - self.t0
+        self.store.set_elapsed(self.campaign, self.totals.seconds)
 
 
 def _unreachable(address, timeout=5.0):

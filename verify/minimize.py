@@ -31,11 +31,14 @@ import time
 
 from labyrinth.engine.board import MOVES, Board
 from labyrinth.engine.state import State
-from labyrinth.errors import LabyrinthError
+from labyrinth.errors import LabyrinthError, TimeLimitError
 from labyrinth.rules.frame import RIGHT, STRAIGHT
 from oracle.sat_encode import REQUIRED, TAKEN
 
-__all__ = ["Pattern", "PatternError", "matches", "minimal_pattern", "verify_pattern"]
+__all__ = ["LEGEND", "Pattern", "PatternError", "PatternTimeout", "matches", "minimal_pattern", "verify_pattern"]
+
+#: what the symbols of a drawn pattern mean
+LEGEND = "(^ head moving up, # taken, B border, . must be visited, E the end, ? either)"
 
 _MARGIN = 2
 _KINDS = ("taken", "border", "visit", "end")
@@ -44,6 +47,10 @@ _DRAW = {"taken": "#", "border": "B", "visit": ".", "end": "E"}
 
 class PatternError(LabyrinthError):
     """A pattern cannot be made: the state has a completion, or the solver ran out of time."""
+
+
+class PatternTimeout(PatternError, TimeLimitError):
+    """The SAT solver ran out of time minimising a pattern: unknown, not impossible."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -215,11 +222,13 @@ class _Domain:
             c = self.cell(*xy)
             status[c] = REQUIRED if kind == "visit" else TAKEN
             back[c] = xy
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise PatternTimeout("the SAT solver ran out of time minimising the pattern")
         limit = None if deadline is None else max(0.01, deadline - time.perf_counter())
         end_cell = None if end is None else self.cell(*end)
         feasible, core, path = sat.decide_facts(self.size, self.cell(*head), end_cell, status, time_limit=limit)
         if feasible is None:
-            raise PatternError("the SAT solver ran out of time minimising the pattern")
+            raise PatternTimeout("the SAT solver ran out of time minimising the pattern")
         if feasible:
             return True, None, None, path
         kept = {back[c]: facts[back[c]] for c, _ in core.facts if c in back}

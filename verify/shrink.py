@@ -47,6 +47,7 @@ class Shrunk:
     passes: dict  # pass name -> accepted steps
     tried: int
     seconds: float
+    fixed_point: bool = True  # False when the time limit stopped the passes early (smaller cases may exist)
 
     def to_json(self):
         return dataclasses.asdict(self)
@@ -177,6 +178,6 @@ def shrink_over_pruned(state, move, rules, oracle, *, rule=None, time_limit=60.0
                     if shrinker.out_of_time():
                         break
     small = State.from_moves(n, moves)
-    verdict = oracle.decide(small.after(move))
+    verdict = oracle.decide(small.after(move), time_limit=None)  # known feasible (cached): its witness is quick
     return Shrunk(small.compact(), move, rule, move + verdict.witness, state.compact(), accepted, shrinker.tried,
-                  time.perf_counter() - t0)
+                  time.perf_counter() - t0, fixed_point=not shrinker.out_of_time())

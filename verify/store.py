@@ -24,7 +24,7 @@ __all__ = ["Store", "StoreError"]
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS campaigns (
     id INTEGER PRIMARY KEY, kind TEXT NOT NULL, params TEXT NOT NULL, seed INTEGER, rules TEXT,
-    fingerprint TEXT, code_version TEXT, started REAL, finished REAL, totals TEXT);
+    fingerprint TEXT, code_version TEXT, started REAL, finished REAL, totals TEXT, elapsed REAL);
 CREATE TABLE IF NOT EXISTS units (
     campaign INTEGER NOT NULL REFERENCES campaigns(id), unit TEXT NOT NULL, totals TEXT, done REAL,
     PRIMARY KEY (campaign, unit));
@@ -56,6 +56,9 @@ class Store:
                 self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA synchronous = NORMAL")
             self.db.executescript(_SCHEMA)
+            columns = {r[1] for r in self.db.execute("PRAGMA table_info(campaigns)")}
+            if "elapsed" not in columns:  # a store written before campaigns kept their wall time
+                self.db.execute("ALTER TABLE campaigns ADD COLUMN elapsed REAL")
         except sqlite3.DatabaseError as err:
             raise StoreError(f"not a findings store ({err})", source=self.path) from None
         self.db.row_factory = sqlite3.Row
@@ -91,6 +94,14 @@ class Store:
         self.db.execute("UPDATE campaigns SET finished = ?, totals = ? WHERE id = ?",
                         (time.time(), json.dumps(totals), campaign))
 
+    def elapsed(self, campaign):
+        """Wall seconds the campaign's runs took so far (None for a campaign of an older store)."""
+        row = self.db.execute("SELECT elapsed FROM campaigns WHERE id = ?", (campaign,)).fetchone()
+        return None if row is None else row[0]
+
+    def set_elapsed(self, campaign, seconds):
+        self.db.execute("UPDATE campaigns SET elapsed = ? WHERE id = ?", (seconds, campaign))
+
     def campaigns(self):
         return [dict(r) for r in self.db.execute("SELECT * FROM campaigns ORDER BY id")]
 
@@ -106,17 +117,18 @@ class Store:
         rows = self.db.execute("SELECT unit, totals FROM units WHERE campaign = ?", (campaign,))
         return {r["unit"]: json.loads(r["totals"] or "{}") for r in rows}
 
-    def record_unit(self, campaign, unit, findings, totals):
+    def record_unit(self, campaign, unit, findings, totals, *, elapsed=None):
         """Write a unit's findings, their patterns and its done mark in one transaction.
 
-        Returns the ids of the findings that were new (a redone unit repeats none).
+        ``elapsed``: the campaign's wall seconds so far, stored with the unit
+        (so a killed run keeps the time it spent). Returns the ids of the
+        findings that were new (a redone unit repeats none).
         """
         now = time.time()
         new = []
         self.db.execute("BEGIN IMMEDIATE")
         try:
             for f in findings:
-                pattern_id = None
                 n = int(f.state.split(":")[0])
                 cur = self.db.execute(
                     "INSERT OR IGNORE INTO findings (campaign, unit, kind, n, state, move, rules, cells, witness, "
@@ -128,21 +140,39 @@ class Store:
                 fid = cur.lastrowid
                 new.append(fid)
                 if f.pattern is not None:
-                    p = f.pattern
-                    self.db.execute(
-                        "INSERT INTO patterns (key, drawing, facts, count, first_seen, example, heading, turn) "
-                        "VALUES (?, ?, ?, 0, ?, ?, ?, ?) ON CONFLICT(key) DO NOTHING",
-                        (p.key, p.draw(), json.dumps([list(x) for x in p.facts]), now, p.example, p.heading, p.turn))
-                    self.db.execute("UPDATE patterns SET count = count + 1 WHERE key = ?", (p.key,))
-                    pattern_id = self.db.execute("SELECT id FROM patterns WHERE key = ?", (p.key,)).fetchone()[0]
+                    pattern_id = self._add_pattern(f.pattern, now)
                     self.db.execute("UPDATE findings SET pattern = ? WHERE id = ?", (pattern_id, fid))
             self.db.execute("INSERT OR REPLACE INTO units (campaign, unit, totals, done) VALUES (?, ?, ?, ?)",
                             (campaign, unit, json.dumps(totals), now))
+            if elapsed is not None:
+                self.db.execute("UPDATE campaigns SET elapsed = ? WHERE id = ?", (elapsed, campaign))
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
         return new
+
+    def set_pattern(self, finding, pattern):
+        """Attach a minimal pattern to a stored finding that has none (``minimize --finding`` fills it in)."""
+        now = time.time()
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            pattern_id = self._add_pattern(pattern, now)
+            self.db.execute("UPDATE findings SET pattern = ? WHERE id = ? AND pattern IS NULL", (pattern_id, finding))
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return pattern_id
+
+    def _add_pattern(self, p, now):
+        """Insert a pattern (or count one more sighting of it); its id. Inside a transaction."""
+        self.db.execute(
+            "INSERT INTO patterns (key, drawing, facts, count, first_seen, example, heading, turn) "
+            "VALUES (?, ?, ?, 0, ?, ?, ?, ?) ON CONFLICT(key) DO NOTHING",
+            (p.key, p.draw(), json.dumps([list(x) for x in p.facts]), now, p.example, p.heading, p.turn))
+        self.db.execute("UPDATE patterns SET count = count + 1 WHERE key = ?", (p.key,))
+        return self.db.execute("SELECT id FROM patterns WHERE key = ?", (p.key,)).fetchone()[0]
 
     # --- reading --------------------------------------------------------------------
     def findings(self, campaign=None, kind=None):

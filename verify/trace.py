@@ -24,7 +24,15 @@ import dataclasses
 import time
 
 from labyrinth.engine import State
-from verify.audit import CLASSES, MISSED_DEAD, UNKNOWN, AuditTotals, Finding, _Asker, audit_state
+from verify.audit import (
+    CLASSES,
+    MISSED_DEAD,
+    UNKNOWN,
+    AuditTotals,
+    Finding,
+    _Asker,
+    audit_state,
+)
 
 __all__ = ["RESEARCH_PROGRAM", "TraceSummary", "audit_trace", "corpus_report"]
 
@@ -130,16 +138,24 @@ def audit_trace(trace, oracle, *, label="<trace>"):
         else:
             ok, witness = asker.decide(current.after(move))
         current = current.after(move)
+    # how the saved line ends: complete (a walkthrough), stuck (the program allowed nothing more
+    # before the end corner), or saved with moves still allowed, alive or already dead (neither of the two)
+    last = recorded.options(state.steps)
+    stuck = not state.is_complete() and last is not None and not last
     for f in findings:
         f.unit = f"file {label}"
-        if f.kind == MISSED_DEAD and not state.is_complete():
+        if f.kind == MISSED_DEAD and stuck:
             f.stuck_step = state.steps
     summary.findings = {k: sum(f.kind == k for f in findings) for k in CLASSES}
     totals.findings.update(f.kind for f in findings)
     if summary.status == "complete":
         totals.walkthroughs += 1
-    elif summary.status == "dead" or not state.is_complete():
+    elif stuck:
         totals.stuck += 1
+    elif summary.status == "dead":
+        totals.ended_dead += 1
+    else:
+        totals.ended_alive += 1
     totals.seconds = time.perf_counter() - t0
     return findings, summary, totals
 

@@ -9,6 +9,7 @@ from labyrinth.cli._common import (
     emit,
     expand,
     load_noting,
+    note,
     progress_bar,
 )
 from labyrinth.errors import LabyrinthError
@@ -58,7 +59,7 @@ def _check(args):
     errors = unknown = 0
     rows = []
     with get_oracle(args.backend, time_limit=args.time_limit) as oracle:
-        bar = progress_bar(len(jobs), disable=args.no_progress or batch or len(jobs) < 2)
+        bar = progress_bar(len(jobs), unit="state", disable=args.no_progress or batch or len(jobs) < 2)
         try:
             for label, load in jobs:
                 try:
@@ -68,7 +69,7 @@ def _check(args):
                     if batch:
                         emit({"state": label, "error": str(err)})
                     else:
-                        bar.write(f"labyrinth: {err}", file=sys.stderr)
+                        note(f"labyrinth: {err}")
                     bar.update()
                     continue
                 report = analyse(state, oracle)

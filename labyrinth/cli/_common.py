@@ -1,6 +1,7 @@
-"""Helpers shared by the subcommands: rule-set options, loading, JSON lines and progress bars."""
+"""Helpers shared by the subcommands: rule-set options, loading, JSON lines, notes and progress bars."""
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -9,9 +10,13 @@ from labyrinth.errors import LabyrinthError
 EXIT_OK, EXIT_FINDING, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 
 
+RULES_HELP = ("rule set: default (universal rules + size-specific patterns), fast (the same, local area analysis), "
+              "universal, none, oracle (the perfect walker), or a .rule file (universal rules + its patterns); "
+              "default: %(default)s")
+
+
 def rules_args(p):
-    p.add_argument("--rules", default="default",
-                   help="rule set: default, universal, none, oracle, or a .rule file (universal rules + its patterns)")
+    p.add_argument("--rules", default="default", help=RULES_HELP)
     p.add_argument("--off", default="", metavar="RULE[,RULE...]", help="switch these rules off")
     p.add_argument("--on", default="", metavar="RULE[,RULE...]",
                    help="switch these optional rules on (future-lines)")
@@ -40,6 +45,27 @@ def board_sizes(text):
     return sizes
 
 
+def writable_output(path):
+    """Check before any work that ``path`` can be written (its folder exists, it is not a folder)."""
+    p = Path(path)
+    if p.is_dir():
+        raise LabyrinthError("is a folder, not a file to write", source=path)
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        raise LabyrinthError("cannot write: no such folder", source=path)
+    if p.exists() and not os.access(p, os.W_OK) or not p.exists() and not os.access(folder, os.W_OK):
+        raise LabyrinthError("cannot write: permission denied", source=path)
+    return p
+
+
+def write_text(path, text):
+    """Write ``text`` to ``path``; a one-line error if the system refuses."""
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise LabyrinthError(f"cannot write: {err.strerror or err}", source=path) from None
+
+
 def must_exist(path):
     if not Path(path).exists():
         raise LabyrinthError("no findings store here (run labyrinth audit first)", source=path)
@@ -47,9 +73,16 @@ def must_exist(path):
 
 def load_noting(load, path):
     trace = load(path)
-    for note in trace.notes:
-        print(f"labyrinth: note: {path}: {note}", file=sys.stderr)
+    for text in trace.notes:
+        note(f"labyrinth: note: {path}: {text}")
     return trace.state
+
+
+def note(text):
+    """Print one line on stderr, above any progress bar (never inside a bar's frame)."""
+    from tqdm import tqdm
+
+    tqdm.write(text, file=sys.stderr)
 
 
 def expand(item):
@@ -67,7 +100,29 @@ def emit(obj):
     sys.stdout.flush()
 
 
-def progress_bar(total, disable):
+def progress_bar(total, *, unit, disable=False, desc=None):
+    """A progress bar on stderr, shown only when stderr is a terminal (so logs stay small).
+
+    Update it with :func:`advance` (never a refresh per update: tqdm redraws
+    at most ten times a second); the ``unit`` is fixed when the bar is made.
+    """
     from tqdm import tqdm
 
-    return tqdm(total=total, disable=disable, file=sys.stderr, unit="state", dynamic_ncols=True)
+    shown = not disable and _is_terminal(sys.stderr)
+    return tqdm(total=total, disable=not shown, file=sys.stderr, unit=unit, desc=desc, dynamic_ncols=True,
+                mininterval=0.2)
+
+
+def advance(bar, done, total=None):
+    """Move ``bar`` to ``done`` (and set a new ``total``), redrawn at tqdm's own pace."""
+    if total is not None and total != bar.total:
+        bar.total = total
+    if done > bar.n:
+        bar.update(done - bar.n)
+
+
+def _is_terminal(stream):
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -5,7 +5,6 @@ import time
 from labyrinth.cli._common import EXIT_OK, emit, expand, load_noting
 from labyrinth.errors import LabyrinthError
 
-
 LARGE = 19  # from here on a full-board count needs --allow-large
 
 
@@ -47,26 +46,28 @@ def _board(text):
     return Board(text)  # a BoardSizeError names anything but an odd integer >= 3
 
 
-def _states(args, command):
-    """The states named on the command line, as (label, State), loaded in order."""
+def _states(args, command, also=""):
+    """The states named on the command line, as (file or None, label, State), loaded in order."""
     from labyrinth.engine import parse_state
     from labyrinth.engine.formats import load_trace
 
     if not args.inputs and not args.moves:
-        raise LabyrinthError(f"{command}: give FILE... or --moves N:MOVES")
-    states = [(text, parse_state(text, source=text)) for text in args.moves]
+        raise LabyrinthError(f"{command}: give {also}FILE... or --moves N:MOVES")
+    states = [(None, text, parse_state(text, source=text)) for text in args.moves]
     for item in args.inputs:
-        states.extend((str(path), load_noting(load_trace, path)) for path in expand(item))
+        states.extend((str(path), str(path), load_noting(load_trace, path)) for path in expand(item))
     return states
 
 
 def _print_rows(rows, value):
-    if len(rows) == 1:
-        print(rows[0][value])
-        return
+    """One line per state, ``label  value``, whether one state or a folder of them was given."""
     width = max(len(r["label"]) for r in rows)
     for r in rows:
         print(f"{r['label']:<{width}}  {r[value]}")
+
+
+def _json_row(row):
+    return {"file": row["file"]} | {k: v for k, v in row.items() if k not in ("label", "file")}
 
 
 def _count(args):
@@ -89,10 +90,10 @@ def _count(args):
         return EXIT_OK
     counter = CompletionCounter()
     rows = []
-    for label, state in _states(args, "count"):
-        rows.append({"label": label, "state": state.compact(), "completions": counter(state)})
+    for file, label, state in _states(args, "count", also="-n N, "):
+        rows.append({"label": label, "file": file, "state": state.compact(), "completions": counter(state)})
         if args.json:
-            emit({k: v for k, v in rows[-1].items() if k != "label"})
+            emit(_json_row(rows[-1]))
     if not args.json:
         _print_rows(rows, "completions")
     return EXIT_OK
@@ -104,12 +105,12 @@ def _rank(args):
 
     counter = CompletionCounter()
     rows = []
-    for label, state in _states(args, "rank"):
+    for file, label, state in _states(args, "rank"):
         rank = walkthrough_rank(state, counter)
-        rows.append({"label": label, "state": state.compact(), "rank": rank, "completions": counter(state),
-                     "complete": state.is_complete()})
+        rows.append({"label": label, "file": file, "state": state.compact(), "rank": rank,
+                     "completions": counter(state), "complete": state.is_complete()})
         if args.json:
-            emit({k: v for k, v in rows[-1].items() if k != "label"})
+            emit(_json_row(rows[-1]))
     if not args.json:
         _print_rows(rows, "rank")
     return EXIT_OK

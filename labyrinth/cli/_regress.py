@@ -2,7 +2,14 @@
 
 from pathlib import Path
 
-from labyrinth.cli._common import EXIT_FINDING, EXIT_OK, board_sizes, emit, progress_bar
+from labyrinth.cli._common import (
+    EXIT_FINDING,
+    EXIT_OK,
+    advance,
+    board_sizes,
+    emit,
+    progress_bar,
+)
 from labyrinth.errors import LabyrinthError
 
 
@@ -12,7 +19,7 @@ def register(sub):
                                              "(exit 1 when the head adds over-pruned or missed-dead findings)")
     for side in ("base", "head"):
         regress.add_argument(f"--{side}", required=True, metavar="SET",
-                             help=f"the {side} rule set: default, universal, fast, none, oracle or a .rule file")
+                             help=f"the {side} rule set: default, fast, universal, none, oracle or a .rule file")
         regress.add_argument(f"--{side}-off", default="", metavar="RULE[,RULE...]",
                              help=f"switch these rules off in the {side} set")
         regress.add_argument(f"--{side}-on", default="", metavar="RULE[,RULE...]",
@@ -22,6 +29,8 @@ def register(sub):
     regress.add_argument("--seed", type=int, default=0)
     regress.add_argument("--db", default="labyrinth.db", metavar="FILE",
                          help="also audit the states of the findings in this store, if it exists")
+    regress.add_argument("--backend", default="auto", metavar="ORACLE",
+                         help="the oracle: auto (default), search, sat or cpsat")
     regress.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS", help="per oracle query")
     regress.add_argument("--json", action="store_true")
     regress.add_argument("--no-progress", action="store_true")
@@ -52,15 +61,12 @@ def _regress(args):
     if Path(args.db).exists():
         with Store(args.db) as store:
             stored = sorted({r["state"] for r in store.findings()})
-    bar = progress_bar(None, disable=args.no_progress or args.json)
-    bar.unit = "walk"
+    bar = progress_bar(None, unit="walk", disable=args.no_progress or args.json)
 
     def progress(done, total):
-        bar.total = total
-        bar.n = done
-        bar.refresh()
+        advance(bar, done, total)
 
-    with get_oracle("auto", time_limit=args.time_limit) as oracle:
+    with get_oracle(args.backend, time_limit=args.time_limit) as oracle:
         report = regress(base, head, sizes, args.walks, args.seed, oracle, stored_states=stored, progress=progress)
     bar.close()
     report.base, report.head = base_label, head_label

@@ -5,10 +5,16 @@ from pathlib import Path
 
 from labyrinth.cli._common import (
     EXIT_OK,
+    RULES_HELP,
+    advance,
     emit,
     load_noting,
+    note,
+    progress_bar,
     rule_set,
     rules_args,
+    writable_output,
+    write_text,
 )
 from labyrinth.errors import LabyrinthError
 
@@ -30,14 +36,21 @@ def register(sub):
     rshow.add_argument("name")
     rules_args(rshow)
     rshow.set_defaults(run=_rules_show)
-    rlint = rsub.add_parser("lint", help="check rule files; one line per rule, or the first error")
+    rlint = rsub.add_parser("lint", help="check rule files: syntax (one line per rule, or the first error) and "
+                                         "soundness on every board")
     rlint.add_argument("files", nargs="+", metavar="FILE")
+    rlint.add_argument("--no-soundness", action="store_true",
+                       help="check the syntax only (by default each rule's window is also checked for soundness "
+                            "on every board, by SAT in the open plane)")
+    rlint.add_argument("--strict", action="store_true", help="exit status 1 when a rule is not proved sound")
+    rlint.add_argument("--time-limit", type=float, default=30.0, metavar="SECONDS", help="per soundness query")
     rlint.set_defaults(run=_rules_lint)
     rmine = rsub.add_parser("mine", help="mine sound pattern rules from the stuck cases of an exhaustive run")
     rmine.add_argument("-n", type=int, required=True, help="board size; exhaustive, so 5 or 7")
-    rmine.add_argument("--rules", default="universal", help="base rule set (default: universal)")
+    rmine.add_argument("--rules", default="universal", help=RULES_HELP)
     rmine.add_argument("--radius", type=int, default=3, help="window radius around the head (1-3)")
     rmine.add_argument("-o", "--output", metavar="FILE", help="write the rule file here (default: stdout)")
+    rmine.add_argument("--no-progress", action="store_true")
     rmine.set_defaults(run=_rules_mine)
 
 
@@ -98,36 +111,80 @@ def _rules_list(args):
         kind = getattr(r, "kind", "")
         spec = getattr(r, "spec", None)
         sizes = spec.sizes if spec is not None else "all"
-        print(f"{r.name:<{width}}  {state:<3}  {kind:<7}  sizes {sizes:<6}  {getattr(r, 'summary', '')}".rstrip())
+        reach = getattr(r, "reach", None)
+        about = getattr(r, "summary", "") + (f" [reach: {reach}]" if reach else "")
+        print(f"{r.name:<{width}}  {state:<3}  {kind:<7}  sizes {sizes:<6}  {about}".rstrip())
+    for line in _set_notes(rules):
+        print(line)
     return EXIT_OK
 
 
+def _set_notes(rules):
+    """What a user comparing rule sets must know: where patterns apply, and local against global reach."""
+    specs = [r.spec for r in rules.active if getattr(r, "spec", None) is not None]
+    out = []
+    if specs:
+        sizes = sorted({n for s in specs for n in range(max(3, s.nmin), min(s.nmax, 99) + 1, 2)})
+        shown = ", ".join(f"{n}x{n}" for n in sizes[:6]) + (", ..." if len(sizes) > 6 else "")
+        if len(sizes) <= 6:
+            out.append(f"note: the {len(specs)} pattern rules apply only on {shown}: on every other size "
+                       f"this set asks the same rules as universal")
+        else:
+            out.append(f"note: the {len(specs)} pattern rules apply on {shown}")
+    reaches = {getattr(r, "reach", None) for r in rules.active} - {None}
+    if reaches == {"local"}:
+        out.append("note: area rules with local reach: a step is checked only where it touches a wall or the "
+                   "line (as in the study): much faster than global reach, and weaker (lets dead moves through)")
+    elif reaches == {"global"}:
+        out.append("note: area rules with global reach: the whole board's areas are checked at every step")
+    return out
+
+
 def _rules_show(args):
+    from labyrinth.rules.language import LEGEND
+
     rules = rule_set(args)
     for r in getattr(rules, "rules", ()):
         if r.name == args.name:
             spec = getattr(r, "spec", None)
             print(f"{r.name}: {r.kind}; {getattr(r, 'summary', '') or '(no description)'}")
             if spec is None:
-                print(f"universal rule, code in {type(r).__module__}")
+                reach = getattr(r, "reach", None)
+                print(f"universal rule, code in {type(r).__module__}" + (f"; reach {reach}" if reach else ""))
             else:
                 rot = {(): "no", ("left",): "left", ("right",): "right", ("left", "right"): "both"}[spec.rotate]
                 print(f"sizes {spec.sizes}; mirror {'yes' if spec.mirror else 'no'}; rotate {rot}; "
                       f"from {spec.source}:{spec.line}")
                 for row in spec.grid:
                     print("  " + row)
+                print(LEGEND)
             return EXIT_OK
     raise LabyrinthError(f"no such rule in {rules.name}", token=args.name)
 
 
 def _rules_lint(args):
     from labyrinth.rules import load_rules
+    from oracle.sat import SatOracle
+    from verify.soundness import rule_soundness
 
-    for path in args.files:
-        for spec in load_rules(path):
-            print(f"{path}:{spec.line}: {spec.name}: ok ({spec.kind}, sizes {spec.sizes}, "
-                  f"{len(spec.cells)} conditions)")
-    return EXIT_OK
+    specs = [(path, spec) for path in args.files for spec in load_rules(path)]  # every file parses, or one error
+    unproved = 0
+    with SatOracle() as sat:
+        for path, spec in specs:
+            line = (f"{path}:{spec.line}: {spec.name}: ok ({spec.kind}, sizes {spec.sizes}, "
+                    f"{len(spec.cells)} conditions)")
+            if not args.no_soundness:
+                verdicts = rule_soundness(spec, sat, time_limit=args.time_limit)
+                doubtful = [v for v in verdicts if v.sound is not True]
+                unproved += bool(doubtful)
+                if not doubtful:
+                    line += "; sound on every board (no way on after the closed move, in the open plane)"
+                else:
+                    moves = ", ".join(v.move + (" (timed out)" if v.sound is None else "") for v in doubtful)
+                    line += (f"; NOT proved sound: after the {moves} move a way on exists in the open plane "
+                             f"(sound at most on its sizes: 'labyrinth audit --rules {path}' checks it)")
+            print(line)
+    return 1 if args.strict and unproved else EXIT_OK
 
 
 def _rules_mine(args):
@@ -140,15 +197,31 @@ def _rules_mine(args):
     rules = rule_set(args)
     if not getattr(rules, "compiled", lambda: False)():
         raise LabyrinthError("mining needs a compiled base rule set (not oracle)", token=args.rules)
-    mined = mine(args.n, rules, radius=args.radius)
+    if args.output:
+        writable_output(args.output)  # before the mining: a bad path must not cost the work
+    bars = []
+
+    def progress(done, total):
+        if total is None:
+            note(f"labyrinth: rules mine: enumerating every {args.n}x{args.n} walk under {rules.name}...")
+            return
+        if not bars:
+            bars.append(progress_bar(total, unit="dead move", desc="generalising", disable=args.no_progress))
+        advance(bars[0], done, total)
+
+    try:
+        mined = mine(args.n, rules, radius=args.radius, progress=progress)
+    finally:
+        for bar in bars:
+            bar.close()
     header = (f"# mined by `labyrinth rules mine -n {args.n} --radius {args.radius} --rules {args.rules}`\n"
               f"# {mined.dead} topmost dead moves, {mined.covered} covered by {len(mined.specs)} rules, "
               f"{mined.inseparable} not separable within radius {args.radius}")
     text = format_rules(mined.specs, header)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_text(args.output, text)
     else:
         sys.stdout.write(text)
-    print(f"{len(mined.specs)} rules cover {mined.covered} of {mined.dead} dead moves "
-          f"({mined.inseparable} inseparable at radius {args.radius})", file=sys.stderr)
+    note(f"{len(mined.specs)} rules cover {mined.covered} of {mined.dead} dead moves "
+         f"({mined.inseparable} inseparable at radius {args.radius})")
     return EXIT_OK

@@ -7,20 +7,28 @@ from labyrinth.cli._common import (
     EXIT_BAD_INPUT,
     EXIT_OK,
     EXIT_UNKNOWN,
+    advance,
     emit,
     expand,
     load_noting,
     must_exist,
+    note,
     progress_bar,
     rule_set,
     rules_args,
 )
-from labyrinth.errors import LabyrinthError
+from labyrinth.errors import LabyrinthError, TimeLimitError
+from labyrinth.rules import natural_key
+from verify.campaign import PATTERN_SECONDS, PATTERNS_ALL_UP_TO
+from verify.minimize import LEGEND
 
 
 def register(sub):
     """Add this module's subcommands to the ``labyrinth`` parser."""
-    audit = sub.add_parser("audit", help="audit a rule set against the oracle: over-pruned, missed dead, wrong force")
+    audit = sub.add_parser("audit", help="audit a rule set against the oracle: over-pruned, missed dead, wrong force",
+                           description="Run the walker under a rule set and ask the oracle about every free move at "
+                                       "every step. Exit status 0, or 3 when some query ran out of time (unknown "
+                                       "findings).")
     audit.add_argument("-n", type=int, help="board size (odd, >= 3)")
     rules_args(audit)
     how = audit.add_mutually_exclusive_group()
@@ -30,15 +38,28 @@ def register(sub):
                      help="research files or folders: check the options the research program recorded")
     audit.add_argument("--seed", type=int, default=0)
     audit.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes (local or Ray CPUs)")
-    audit.add_argument("--backend", default="local", choices=["local", "ray"],
+    audit.add_argument("--executor", default="local", choices=["local", "ray"],
                        help="where units run: local processes (default) or a Ray cluster")
     audit.add_argument("--address", metavar="ADDR", help="ray: a running cluster's address (default: start one)")
+    audit.add_argument("--backend", default="auto", metavar="ORACLE",
+                       help="the oracle that decides every move: auto (default), search, sat or cpsat; findings "
+                            "are confirmed by SAT (by CP-SAT when the oracle is sat)")
     audit.add_argument("--report", metavar="FILE.md", help="trace: write the per-file Markdown report here")
     audit.add_argument("--db", default="labyrinth.db", metavar="FILE", help="findings store (default ./labyrinth.db)")
     audit.add_argument("--resume", action="store_true", help="continue the last campaign with these parameters")
     audit.add_argument("--split", type=int, metavar="D", help="exhaustive: cut the tree into subtrees at D moves")
-    audit.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS", help="per oracle query")
-    audit.add_argument("--no-patterns", action="store_true", help="skip minimal stuck patterns (faster)")
+    audit.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS",
+                       help="per oracle query (default 60); past it the move is an 'unknown' finding")
+    audit.add_argument("--patterns", default="auto", metavar="K|all|auto",
+                       help="which missed-dead and wrong-force findings get a minimal stuck pattern: 'all'; K per "
+                            "unit (a walk, a subtree, a file; the walk's fatal move first); 'auto' (default): all "
+                            f"up to {PATTERNS_ALL_UP_TO}x{PATTERNS_ALL_UP_TO}, 1 per unit beyond, where a pattern "
+                            "costs seconds (1.5 s each on average at 21x21, against 0.7 s for a whole audited walk). "
+                            "'labyrinth minimize --finding ID' adds a missing one later")
+    audit.add_argument("--no-patterns", action="store_true", help="no minimal patterns (the same as --patterns 0)")
+    audit.add_argument("--pattern-time-limit", type=float, default=PATTERN_SECONDS, metavar="SECONDS",
+                       help=f"per minimal pattern (default {PATTERN_SECONDS:g}: most take well under a second, a few "
+                            "take minutes); past it the finding is stored without one")
     audit.add_argument("--json", action="store_true", help="one JSON object per finding, then the totals")
     audit.add_argument("--no-progress", action="store_true")
     audit.set_defaults(run=_audit)
@@ -53,7 +74,8 @@ def register(sub):
     minimize.add_argument("--db", default="labyrinth.db", metavar="FILE")
     rules_args(minimize)
     minimize.add_argument("--rule", metavar="NAME", help="also print the pattern as a rule of the pattern language")
-    minimize.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS")
+    minimize.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS",
+                          help="for the whole minimisation (default 60); past it the exit status is 3")
     minimize.add_argument("--json", action="store_true")
     minimize.set_defaults(run=_minimize)
 
@@ -73,11 +95,36 @@ def register(sub):
     fshow.set_defaults(run=_findings_show)
 
 
+def _patterns(args):
+    """The ``--patterns`` policy: 'auto', 'all' or a count (one-line error otherwise)."""
+    if args.no_patterns:
+        return 0
+    text = str(args.patterns).strip().lower()
+    if text in ("auto", "all"):
+        return text
+    if text.isdigit():
+        return int(text)
+    raise LabyrinthError("--patterns takes a count, 'all' or 'auto'", token=args.patterns)
+
+
+def _oracle_name(args):
+    from oracle import BACKENDS
+
+    if args.backend in ("local", "ray"):
+        raise LabyrinthError(f"--backend names the oracle now: for where units run, use --executor {args.backend}",
+                             token=args.backend)
+    if args.backend not in BACKENDS:
+        raise LabyrinthError(f"unknown oracle backend (choose from {', '.join(BACKENDS)})", token=args.backend)
+    return args.backend
+
+
 def _audit(args):
     from labyrinth.engine.board import Board
 
+    patterns = _patterns(args)
+    oracle = _oracle_name(args)
     if args.trace:
-        return _audit_traces(args)
+        return _audit_traces(args, patterns, oracle)
     if args.report:
         raise LabyrinthError("--report goes with --trace FILE...", token=args.report)
     if args.n is None:
@@ -96,22 +143,25 @@ def _audit(args):
     from verify.store import Store
 
     with Store(args.db) as store:
-        campaign, totals, findings = run_campaign(
-            store, n=args.n, rules_args=(args.rules, off, on), walks=args.walks, seed=args.seed,
-            exhaustive=args.exhaustive, split=args.split, jobs=args.jobs, backend=args.backend,
-            address=args.address, time_limit=args.time_limit, patterns=not args.no_patterns, resume=args.resume,
-            progress=progress)
-    for bar in bars:
-        bar.close()
+        try:
+            campaign, totals, findings = run_campaign(
+                store, n=args.n, rules_args=(args.rules, off, on), walks=args.walks, seed=args.seed,
+                exhaustive=args.exhaustive, split=args.split, jobs=args.jobs, executor=args.executor,
+                address=args.address, oracle=oracle, time_limit=args.time_limit, patterns=patterns,
+                pattern_time_limit=args.pattern_time_limit, resume=args.resume, progress=progress)
+        finally:
+            for bar in bars:
+                bar.close()
     if args.json:
         for f in findings:
             emit(f.to_json())
         emit({"campaign": campaign, "rules": rules.name, "totals": totals.to_json()})
-        return EXIT_OK
-    what = "exhaustive" if args.exhaustive else f"{args.walks} walks, seed {args.seed}"
-    print(f"campaign {campaign} in {args.db}: {args.n}x{args.n}, rules {rules.name}, {what}")
-    _print_totals(totals)
-    return EXIT_OK
+    else:
+        what = "exhaustive" if args.exhaustive else f"{args.walks} walks, seed {args.seed}"
+        print(f"campaign {campaign} in {args.db}: {args.n}x{args.n}, rules {rules.name}, {what}"
+              + (f", oracle {oracle}" if oracle != "auto" else ""))
+        _print_totals(totals)
+    return EXIT_UNKNOWN if totals.findings.get("unknown", 0) else EXIT_OK
 
 
 def _audit_progress(args):
@@ -121,39 +171,47 @@ def _audit_progress(args):
 
     def progress(done, total, totals):
         if not bars:  # made on the first unit, so an early error prints alone
-            bars.append(progress_bar(total, disable=args.no_progress or args.json))
-            bars[0].unit = "unit"
+            bars.append(progress_bar(total, unit="unit", disable=args.no_progress or args.json))
         bar = bars[0]
-        bar.total = total
-        bar.n = done
-        share = totals.oracle_seconds / totals.seconds if totals.seconds else 0.0
+        share = totals.oracle_seconds / totals.work_seconds if totals.work_seconds else 0.0
         bar.set_postfix({k: totals.findings.get(k, 0) for k in CLASSES[:3]} | {"oracle": f"{share:.0%}"},
-                        refresh=True)
+                        refresh=False)
+        advance(bar, done, total)
 
     return progress, bars
 
 
-def _print_totals(totals):
+def _print_totals(totals, trace=False):
     from verify.audit import CLASSES
 
-    print(f"walkthroughs {totals.walkthroughs}, stuck {totals.stuck}, states audited {totals.steps}, "
-          f"oracle queries {totals.queries}, {totals.seconds:.1f} s")
+    outcomes = f"walkthroughs {totals.walkthroughs}, stuck {totals.stuck}"
+    if trace:
+        outcomes += f", ended alive {totals.ended_alive}, ended dead {totals.ended_dead}"
+    share = totals.oracle_seconds / totals.work_seconds if totals.work_seconds else 0.0
+    print(f"{outcomes}, states audited {totals.steps}, oracle queries {totals.queries}; "
+          f"{totals.seconds:.1f} s (work {totals.work_seconds:.1f} s, {share:.0%} of it in the oracle)")
     print(f"{'class':<12} {'findings':>8}")
     for k in CLASSES:
         print(f"{k:<12} {totals.findings.get(k, 0):>8}")
+    if totals.patterns or totals.patterns_missing:
+        print(f"minimal stuck patterns: {totals.patterns}"
+              + (f"; {totals.patterns_missing} ran out of --pattern-time-limit (stored without one: "
+                 "'labyrinth minimize --finding ID' adds it)" if totals.patterns_missing else ""))
     if totals.unconfirmed:
-        print(f"unconfirmed: {totals.unconfirmed} (the SAT backend ran out of time re-deciding them)")
+        print(f"unconfirmed: {totals.unconfirmed} (the second backend ran out of time re-deciding them)")
     if totals.disagreements:
         print(f"BACKENDS DISAGREE on {totals.disagreements} findings (not reported): please report this bug")
-    names = sorted(set(totals.fired) | set(totals.misfired))
+    names = sorted(set(totals.fired) | set(totals.misfired), key=natural_key)
     if names:
         width = max(len(r) for r in names)
         print(f"{'rule':<{width}} {'fired':>8} {'misfired':>8}")
         for r in names:
             print(f"{r:<{width}} {totals.fired.get(r, 0):>8} {totals.misfired.get(r, 0):>8}")
+    if totals.findings.get("unknown", 0):
+        print("some queries ran out of time (unknown findings): give more with --time-limit SECONDS")
 
 
-def _audit_traces(args):
+def _audit_traces(args, patterns, oracle):
     from labyrinth.engine.formats import load_trace
     from verify.campaign import run_trace_campaign
     from verify.store import Store
@@ -170,22 +228,26 @@ def _audit_traces(args):
                 load_trace(path)
             except LabyrinthError as err:
                 errors += 1
-                print(f"labyrinth: {err}", file=sys.stderr)
+                note(f"labyrinth: {err}")
                 continue
             files.append(str(path))
     progress, bars = _audit_progress(args)
     if files:
         with Store(args.db) as store:
-            campaign, totals, findings, summaries = run_trace_campaign(
-                store, files, jobs=args.jobs, backend=args.backend, address=args.address,
-                time_limit=args.time_limit, patterns=not args.no_patterns, resume=args.resume, progress=progress)
-        for bar in bars:
-            bar.close()
+            try:
+                campaign, totals, findings, summaries = run_trace_campaign(
+                    store, files, jobs=args.jobs, executor=args.executor, address=args.address, oracle=oracle,
+                    time_limit=args.time_limit, patterns=patterns, pattern_time_limit=args.pattern_time_limit,
+                    resume=args.resume, progress=progress)
+            finally:
+                for bar in bars:
+                    bar.close()
         summaries = [TraceSummary(**s) for s in summaries]
         if args.report:
             command = ("labyrinth audit --trace " + " ".join(args.trace) + f" --report {args.report}"
                        + (f" --jobs {args.jobs}" if args.jobs > 1 else "")
-                       + (" --no-patterns" if args.no_patterns else "")
+                       + (" --no-patterns" if patterns == 0 else f" --patterns {patterns}" if patterns != "auto"
+                          else "")
                        + (f" --time-limit {args.time_limit:g}" if args.time_limit != 60.0 else ""))
             Path(args.report).write_text(corpus_report(summaries, totals, command=command), encoding="utf-8")
         if args.json:
@@ -203,9 +265,12 @@ def _audit_traces(args):
                 found = ", ".join(f"{v} {k}" for k, v in s.findings.items() if v) or "-"
                 dead = "-" if s.first_dead_step is None else str(s.first_dead_step)
                 print(f"{s.file:<{width}}  {s.n:>2}  {s.steps:>5}  {s.status:<8} {dead:>10}  {found}")
-            _print_totals(totals)
+            _print_totals(totals, trace=True)
             if args.report:
                 print(f"report: {args.report}")
+        if errors:
+            return EXIT_BAD_INPUT
+        return EXIT_UNKNOWN if totals.findings.get("unknown", 0) else EXIT_OK
     return EXIT_BAD_INPUT if errors else EXIT_OK
 
 
@@ -226,8 +291,7 @@ def _minimize(args):
         step, undecided = first_dead_step(state, oracle)
     if step is None:
         if undecided:
-            print(f"labyrinth: {label}: the oracle timed out: status unknown", file=sys.stderr)
-            return EXIT_UNKNOWN
+            raise TimeLimitError("the oracle ran out of time: the line's status is unknown", source=label)
         raise LabyrinthError("the line still has a completion: there is no stuck pattern", source=label)
     return _pattern(args, state.prefix(step), {"state": state.compact(), "first_dead_step": step},
                     f"dead since step {step}")
@@ -258,12 +322,12 @@ def _minimize_finding(args):
         rules = get_rule_set(params["rules"], off=params.get("off", ()), on=params.get("on", ()))
         return _shrink(args, state, f["move"], rules, f["rules"][0] if f["rules"] else None, label)
     return _pattern(args, state.after(f["move"]), {"finding": args.finding, "state": f["state"], "move": f["move"]},
-                    f"{f['kind']} finding {args.finding}")
+                    f"{f['kind']} finding {args.finding}", finding=None if f["pattern"] else args.finding)
 
 
 def _shrink(args, state, move, rules, rule, label):
     from labyrinth.engine import parse_state
-    from labyrinth.engine.text import draw
+    from labyrinth.engine.text import draw, legend
     from oracle import get_oracle
     from verify.shrink import shrink_over_pruned
 
@@ -271,22 +335,32 @@ def _shrink(args, state, move, rules, rule, label):
         raise LabyrinthError("a move is one of U, D, L, R", token=move)
     with get_oracle("auto", time_limit=args.time_limit) as oracle:
         shrunk = shrink_over_pruned(state, move, rules, oracle, rule=rule, time_limit=args.time_limit)
+    status = EXIT_OK if shrunk.fixed_point else EXIT_UNKNOWN
     if args.json:
         emit(shrunk.to_json())
-        return EXIT_OK
+        return status
     small = parse_state(shrunk.state)
     print(f"{label}: {shrunk.rule} closes the feasible move {move} at {state.compact()}")
     print(f"smallest case ({shrunk.tried} candidates tried, {shrunk.seconds:.2f} s): {shrunk.state} {move}")
     print(draw(small, {small.board.step(small.head, move): "x"}))
+    print(legend({"x": "the move the rule closes"}))
     print(f"witness through {move}: {shrunk.witness}")
     print("passes: " + ", ".join(f"{k} {v}" for k, v in shrunk.passes.items()))
-    return EXIT_OK
+    if not shrunk.fixed_point:
+        note("labyrinth: the time limit stopped the passes early: a smaller case may exist; give more time with "
+             "--time-limit SECONDS")
+    return status
 
 
-def _pattern(args, dead, about, what):
+def _pattern(args, dead, about, what, finding=None):
     from verify.minimize import minimal_pattern
 
     pattern = minimal_pattern(dead, time_limit=args.time_limit)
+    if finding is not None:
+        from verify.store import Store
+
+        with Store(args.db) as store:  # a finding stored without its pattern gets it now
+            store.set_pattern(finding, pattern)
     rule, rule_error = None, None
     if args.rule:
         try:
@@ -301,7 +375,7 @@ def _pattern(args, dead, about, what):
     print(f"{dead.compact()}: {what}; minimal stuck pattern ({len(pattern.facts)} facts, "
           f"{pattern.seconds:.2f} s):")
     print(pattern.draw())
-    print("(^ head moving up, # taken, B border, . must be visited, E the end, ? either)")
+    print(LEGEND)
     if rule:
         print(rule, end="")
     if rule_error:
@@ -325,7 +399,10 @@ def _findings_list(args):
                           f"{'finished' if r['finished'] else 'unfinished'}")
             return EXIT_OK
         if args.what == "patterns":
-            for r in store.patterns():
+            rows = store.patterns()
+            if rows and not args.json:
+                print(LEGEND)
+            for r in rows:
                 if args.json:
                     emit(r)
                 else:
@@ -344,7 +421,7 @@ def _findings_list(args):
 
 def _findings_show(args):
     from labyrinth.engine import parse_state
-    from labyrinth.engine.text import draw
+    from labyrinth.engine.text import draw, legend
     from verify.store import Store
 
     must_exist(args.db)
@@ -357,6 +434,7 @@ def _findings_show(args):
     print(f"finding {r['id']}: {r['kind']} at {r['state']}, move {r['move']} (campaign {r['campaign']}, {r['unit']})")
     print(f"blamed: {', '.join(r['rules']) or '-'}" + (f" at {r['cells']}" if r["cells"] else ""))
     print(draw(state, {state.board.step(state.head, r["move"]): "x"}))
+    print(legend({"x": "the move"}))
     if r["witness"]:
         print(f"witness: {r['witness']}")
     if r["stuck_step"] is not None:
@@ -369,4 +447,7 @@ def _findings_show(args):
         p = r["pattern"]
         print(f"minimal stuck pattern {p['id']} (seen {p['count']} times):")
         print(p["drawing"])
+        print(LEGEND)
+    elif r["kind"] in ("missed-dead", "wrong-force"):
+        print(f"no minimal pattern stored: 'labyrinth minimize --finding {r['id']} --db {args.db}' adds it")
     return EXIT_OK

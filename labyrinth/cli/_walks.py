@@ -2,6 +2,7 @@
 
 from labyrinth.cli._common import (
     EXIT_OK,
+    advance,
     board_sizes,
     emit,
     progress_bar,
@@ -22,7 +23,8 @@ def register(sub):
 
     enum = sub.add_parser("enumerate", help="every walk in keep-left order: walkthroughs and stuck leaves")
     enum.add_argument("-n", type=int, help="board size (odd, >= 3), from the start")
-    enum.add_argument("--from", dest="prefix", metavar="N:MOVES", help="enumerate below a saved prefix")
+    enum.add_argument("--moves", "--from", dest="prefix", metavar="N:MOVES",
+                      help="enumerate below a saved prefix (--from is the same)")
     rules_args(enum)
     enum.add_argument("--json", action="store_true")
     enum.add_argument("--no-progress", action="store_true")
@@ -57,15 +59,13 @@ def _enumerate(args):
     from labyrinth.engine.walker import enumerate_walks
 
     if (args.n is None) == (args.prefix is None):
-        raise LabyrinthError("enumerate: give exactly one of -n N or --from N:MOVES")
+        raise LabyrinthError("enumerate: give exactly one of -n N or --moves N:MOVES")
     start = parse_state(args.prefix, source=args.prefix) if args.prefix else State.from_moves(args.n, "")
     rules = rule_set(args)
-    bar = progress_bar(None, disable=args.no_progress or args.json)
-    bar.unit = "walkthrough"
+    bar = progress_bar(None, unit="walkthrough", disable=args.no_progress or args.json)
 
     def progress(k):
-        bar.n = k
-        bar.refresh()
+        advance(bar, k)
 
     result = enumerate_walks(start, rules, progress=progress)
     bar.close()
@@ -87,13 +87,10 @@ def _stats(args):
     rules = rule_set(args)
     rows = []
     for n in sizes:
-        bar = progress_bar(args.runs, disable=args.no_progress or args.json)
-        bar.unit = "run"
-        bar.set_description(f"{n}x{n}")
+        bar = progress_bar(args.runs, unit="run", desc=f"{n}x{n}", disable=args.no_progress or args.json)
 
         def progress(k, bar=bar):
-            bar.n = k
-            bar.refresh()
+            advance(bar, k)
 
         st = walk_statistics(n, rules, args.runs, args.seed, cap=args.cap, progress=progress)
         bar.close()

@@ -1,6 +1,9 @@
 """Plain-text drawings of states in the study's style: ``#`` taken, ``.`` free, head marked."""
 
-__all__ = ["draw"]
+__all__ = ["LEGEND", "draw", "legend"]
+
+#: what the symbols of :func:`draw` mean
+LEGEND = "o the start, # the line, ^ v < > the head (its last move), . free, E the end corner"
 
 _ARROWS = {"U": "^", "D": "v", "L": "<", "R": ">"}
 
@@ -37,3 +40,13 @@ def draw(state, marks=None):
             row.append(ch)
         rows.append("".join(row))
     return "\n".join(rows)
+
+
+def legend(marks=None):
+    """The legend line of a drawing, with the meaning of any extra ``marks`` symbols.
+
+    >>> legend({"x": "the move"})
+    '(o the start, # the line, ^ v < > the head (its last move), . free, E the end corner, x the move)'
+    """
+    extra = "".join(f", {sym} {meaning}" for sym, meaning in (marks or {}).items())
+    return f"({LEGEND}{extra})"

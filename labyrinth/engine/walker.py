@@ -18,8 +18,17 @@ import time
 
 from labyrinth.engine.state import State
 
-__all__ = ["Enumeration", "STUDY_7X7_RULES", "Walk", "WalkStats", "enumerate_walks", "heading", "keep_left_order",
-           "random_walk", "walk_statistics"]
+__all__ = [
+    "STUDY_7X7_RULES",
+    "Enumeration",
+    "Walk",
+    "WalkStats",
+    "enumerate_walks",
+    "heading",
+    "keep_left_order",
+    "random_walk",
+    "walk_statistics",
+]
 
 #: the study's statistic for its 7x7 rule set: mean walkthroughs completed before the
 #: first stuck walk, over 1000 attempts, per board size (one-way-labyrinth-study.txt)
@@ -99,6 +108,8 @@ def enumerate_walks(start, rules, progress=None):
     given, is called with the walkthrough count each time it grows.
     """
     t0 = time.perf_counter()
+    if getattr(rules, "perfect", False):
+        return _enumerate_perfect(start, rules, progress, t0)
     runner = _runner(rules)
     if runner is not None:
         walkthroughs, stuck, nodes, cells = runner.enumerate(start, progress)
@@ -124,6 +135,54 @@ def enumerate_walks(start, rules, progress=None):
         ordered = [m for m in keep_left_order(heading(state)) if m in allowed]
         # push in reverse so that the leftmost move is explored first
         stack.extend(state.after(m) for m in reversed(ordered))
+    return Enumeration(walkthroughs, stuck, nodes, time.perf_counter() - t0, first_stuck)
+
+
+#: subtrees the perfect enumeration hands to the numba kernel (more: finer progress, more Python above them)
+_PERFECT_UNITS = 256
+
+
+def _enumerate_perfect(start, rules, progress, t0):
+    """Keep-left enumeration under the perfect walker (``rules.perfect``), in the exhaustive audit's kernel.
+
+    The nodes near ``start`` are expanded here with the rule set's own oracle
+    until there are :data:`_PERFECT_UNITS` subtrees; each subtree then runs in
+    :func:`verify._exhaustive.run_subtree`, whose search opens exactly the
+    feasible moves. A move the search cannot decide within its node budget is
+    a :class:`~labyrinth.errors.TimeLimitError`: the count is never guessed.
+    """
+    from labyrinth.errors import TimeLimitError
+    from verify._exhaustive import UNKNOWN, run_subtree
+
+    walkthroughs = stuck = nodes = 0
+    first_stuck = None
+    frontier = [start]
+    while 0 < len(frontier) < _PERFECT_UNITS:
+        grown = []
+        for state in frontier:
+            if state.is_complete():
+                walkthroughs += 1
+                nodes += 1
+                continue
+            allowed = rules.open_moves(state)
+            nodes += 1
+            if not allowed:
+                stuck += 1  # only a dead start: every later state the oracle opened is alive
+                first_stuck = first_stuck or state
+                continue
+            grown.extend(state.after(m) for m in keep_left_order(heading(state)) if m in allowed)
+        frontier = grown
+        if progress is not None and walkthroughs:
+            progress(walkthroughs)
+    for state in frontier:
+        records, counters, _ = run_subtree(state, rules)
+        if any(int(row[0]) == UNKNOWN for row in records):
+            raise TimeLimitError("the search ran out of its node budget deciding a move", source=state.compact())
+        walkthroughs += int(counters[1])
+        stuck += int(counters[2])
+        nodes += int(counters[5])
+        if progress is not None:
+            progress(walkthroughs)
     return Enumeration(walkthroughs, stuck, nodes, time.perf_counter() - t0, first_stuck)
 
 

@@ -14,7 +14,7 @@
 """
 
 from labyrinth.rules.areas import ColourImbalance, CountArea, NearBorder, OlderLine
-from labyrinth.rules.base import CompiledRule, Decision, Effect, Rule, RuleSet
+from labyrinth.rules.base import CompiledRule, Decision, Effect, Rule, RuleSet, natural_key
 from labyrinth.rules.cshape import CShape
 from labyrinth.rules.future import FutureLines, Lines, future_lines
 from labyrinth.rules.language import PatternSpec, load_rules, parse_rules
@@ -46,5 +46,6 @@ __all__ = [
     "get_rule_set",
     "library_rules",
     "load_rules",
+    "natural_key",
     "parse_rules",
 ]

@@ -8,9 +8,10 @@ right of the last step) translate with :func:`labyrinth.engine.walker.heading`.
 """
 
 import dataclasses
+import re
 from typing import Protocol, runtime_checkable
 
-__all__ = ["CompiledRule", "Decision", "Effect", "Rule", "RuleSet"]
+__all__ = ["CompiledRule", "Decision", "Effect", "Rule", "RuleSet", "natural_key"]
 
 DISABLE = "disable"
 FORCE = "force"
@@ -133,3 +134,12 @@ class RuleSet:
         if self.compiled():
             return self.program().open_moves(state)
         return self.decide(state).open
+
+
+def natural_key(text):
+    """Sort key that orders digit runs by value: ``mined-7-2`` before ``mined-7-10``.
+
+    >>> sorted(["mined-7-10", "mined-7-2", "c-shape"], key=natural_key)
+    ['c-shape', 'mined-7-2', 'mined-7-10']
+    """
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", str(text)) if part]

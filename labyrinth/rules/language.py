@@ -50,8 +50,12 @@ import dataclasses
 
 from labyrinth.errors import FormatError
 
-__all__ = ["PatternSpec", "SYMBOLS", "load_rules", "parse_rules", "variants"]
+__all__ = ["LEGEND", "SYMBOLS", "PatternSpec", "load_rules", "parse_rules", "variants"]
 
+#: what the symbols of a drawn rule mean (printed under drawings)
+LEGEND = ("(H the head, the line arriving from below; . free, o free and not the end corner, E the end corner, "
+          "# the line, X the line or the border, B the border, ? any; x a move the rule disables, f the move it "
+          "forces)")
 #: symbol -> condition code used by the matching kernel
 SYMBOLS = {"?": 0, ".": 1, "#": 2, "X": 3, "B": 4, "E": 5, "o": 6, "x": 1, "f": 1}
 ANY, FREE, TAKEN, WALL, BORDER, END, NOT_END = range(7)

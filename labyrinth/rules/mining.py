@@ -136,7 +136,7 @@ def _records(rules, board, radius):
     p = rules.program()
     t = Tables.of(board)
     width = (2 * radius + 1) ** 2 + 1
-    cap = 1 << 16
+    cap = 1 << min(22, 2 * board.n + 8)  # 7x7 under universal keeps about 2 million alive edges
     while True:
         alive = np.zeros((cap, width), dtype=np.uint8)
         dead = np.zeros((cap // 4, width), dtype=np.uint8)
@@ -216,8 +216,13 @@ def mine(n, rules, radius=3, prefix="mined", progress=None):
         alive edge's window is counted as inseparable.
     prefix : str
         Mined rules are named ``{prefix}-{n}-{k}``.
+    progress : callable, optional
+        ``progress(done, total)``: called with ``(0, None)`` before the
+        enumeration, then with the dead moves generalised so far and their number.
     """
     board = Board(n)
+    if progress is not None:
+        progress(0, None)
     alive, dead = _records(rules, board, radius)
     both = np.unique(np.vstack([alive, _mirror(alive, radius)]), axis=0)
     dead = np.unique(dead, axis=0)
@@ -235,7 +240,7 @@ def mine(n, rules, radius=3, prefix="mined", progress=None):
             continue
         symbols = _generalise(window, move, both, radius)
         if progress is not None:
-            progress(k, len(dead))
+            progress(k + 1, len(dead))
         if symbols is None:
             inseparable += 1
             continue
@@ -247,6 +252,8 @@ def mine(n, rules, radius=3, prefix="mined", progress=None):
         for flip_rows in (dead, _mirror(dead, radius)):
             hit = _matches([("." if s == "x" else "?" if s == "H" else s) for s in symbols], flip_rows[:, :-1])
             covered |= hit & (flip_rows[:, -1] == move)
+    if progress is not None:
+        progress(len(dead), len(dead))
     return Mined(specs, len(dead), int(covered.sum()), inseparable, len(both))
 
 

@@ -17,7 +17,7 @@ followed by that file's patterns.
 
 import pathlib
 
-from labyrinth.errors import LabyrinthError
+from labyrinth.errors import LabyrinthError, TimeLimitError
 from labyrinth.rules.areas import ColourImbalance, CountArea, NearBorder, OlderLine
 from labyrinth.rules.base import RuleSet
 from labyrinth.rules.cshape import CShape
@@ -25,7 +25,7 @@ from labyrinth.rules.future import FutureLines
 from labyrinth.rules.language import load_rules
 from labyrinth.rules.patterns import PatternRule
 
-__all__ = ["LIBRARY", "OracleRules", "RULE_SETS", "UNIVERSAL", "get_rule_set", "library_rules"]
+__all__ = ["LIBRARY", "RULE_SETS", "UNIVERSAL", "OracleRules", "get_rule_set", "library_rules"]
 
 #: the universal rules, in the order a rule set asks them
 UNIVERSAL = (CShape, NearBorder, OlderLine, CountArea, ColourImbalance)
@@ -49,6 +49,8 @@ class OracleRules:
     """
 
     name = "oracle"
+    #: the walker may run this set as the exhaustive audit's search kernel (see ``enumerate_walks``)
+    perfect = True
 
     def __init__(self, oracle=None):
         if oracle is None:
@@ -62,7 +64,7 @@ class OracleRules:
             nxt = state.after(move)
             verdict = self.oracle.decide(nxt)
             if verdict.feasible is None:
-                raise LabyrinthError("oracle timed out deciding a move", source=nxt.compact())
+                raise TimeLimitError("the oracle ran out of time deciding a move", source=nxt.compact())
             if verdict.feasible:
                 out.append(move)
         return "".join(out)

@@ -20,6 +20,7 @@ import time
 
 from labyrinth.engine import parse_state
 from labyrinth.errors import LabyrinthError
+from labyrinth.rules import natural_key
 from labyrinth.view.charts import bar_chart, histograms
 from labyrinth.view.model import describe
 from labyrinth.view.svg import inline, render, render_pattern
@@ -253,9 +254,10 @@ def _campaigns_section(campaigns):
         full = (name or "?") + "".join(f" -{r}" for r in off) + "".join(f" +{r}" for r in on)
         rows.append([c["id"], f"{p.get('n')}x{p.get('n')}", _E(full), _E(how),
                      t.get("walkthroughs", "–"), t.get("stuck", "–"), t.get("steps", "–"), t.get("queries", "–"),
-                     f"{t.get('oracle_seconds', 0):.1f} / {t.get('seconds', 0):.1f}", _E(found),
+                     f"{t.get('oracle_seconds', 0):.1f} / {t.get('work_seconds') or t.get('seconds', 0):.1f}"
+                     f" / {t.get('seconds', 0):.1f}", _E(found),
                      _E(_when(c["finished"])), f"<code>{_E(c.get('code_version') or '')}</code>"])
-    head = ["#", "board", "rules", "run", "walkthroughs", "stuck", "states", "queries", "oracle / total s",
+    head = ["#", "board", "rules", "run", "walkthroughs", "stuck", "states", "queries", "oracle / work / wall s",
             "findings", "finished", "code"]
     return _section("campaigns", "Campaigns", _table(head, rows) if rows else "<p>No campaigns in this store.</p>")
 
@@ -284,7 +286,7 @@ def _rules_section(campaigns, findings):
         for r in f["rules"]:
             by_class.setdefault(r, {}).setdefault(f["kind"], 0)
             by_class[r][f["kind"]] += 1
-    names = sorted(set(fired) | set(misfired), key=lambda r: (-fired.get(r, 0), r))
+    names = sorted(set(fired) | set(misfired), key=lambda r: (-fired.get(r, 0), natural_key(r)))
     top = max(fired.values(), default=1) or 1
     rows = []
     for r in names:
