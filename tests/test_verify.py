@@ -29,21 +29,15 @@ grid:
 """
 
 
-@pytest.fixture(scope="module")
-def sat():
-    with SatOracle() as s:
-        yield s
-
-
 def _dead_5x5_states():
     return [s for s in reachable_states(5) if not s.at_end() and s.steps > 3 and not completions_exist(s)]
 
 
 @pytest.fixture(scope="module")
-def patterns_5x5(sat):
+def patterns_5x5():
     dead = _dead_5x5_states()
     picked = dead[:: max(1, len(dead) // 40)]
-    return [(s, minimal_pattern(s, sat)) for s in picked]
+    return [(s, minimal_pattern(s)) for s in picked]
 
 
 def test_patterns_agree_with_their_state_and_are_sound_and_minimal(patterns_5x5):
@@ -69,31 +63,31 @@ def test_every_5x5_state_a_pattern_matches_is_dead(patterns_5x5):
     assert hits > len(keys)
 
 
-def test_pattern_is_canonical_under_the_left_right_mirror(sat):
+def test_pattern_is_canonical_under_the_left_right_mirror():
     # the same dead end, once with the line turning left and once turning right
-    a = minimal_pattern(State.from_moves(7, "RRRRRRDDLLLLLU"), sat)
+    a = minimal_pattern(State.from_moves(7, "RRRRRRDDLLLLLU"))
     state_b = State.from_moves(7, "DDDDDDRRUUUUUL")  # mirrored along the diagonal: left and right swap
-    b = minimal_pattern(state_b, sat)
+    b = minimal_pattern(state_b)
     assert a.key == b.key
     assert a.facts != b.facts or a.heading != b.heading
 
 
-def test_pattern_as_a_rule_fires_before_the_dead_step(sat):
+def test_pattern_as_a_rule_fires_before_the_dead_step():
     from labyrinth.rules import PatternRule, RuleSet, parse_rules
 
     dead = State.from_moves(5, "RRRRDDLL")
-    p = minimal_pattern(dead, sat)
+    p = minimal_pattern(dead)
     text = p.to_rule("from-pattern")
     rule = RuleSet("x", [PatternRule(parse_rules(text, source="t")[0])])
     parent = dead.prefix(dead.steps - 1)
     assert dead.moves[-1] in rule.decide(parent).disabled
 
 
-def test_alive_state_has_no_pattern(sat):
+def test_alive_state_has_no_pattern():
     from verify import PatternError
 
     with pytest.raises(PatternError):
-        minimal_pattern(State.from_moves(5, "RR"), sat)
+        minimal_pattern(State.from_moves(5, "RR"))
 
 
 def _campaign(db, **kw):

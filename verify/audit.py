@@ -249,11 +249,11 @@ def _who(verdict):
     return verdict.backend.split(":")[-1]
 
 
-def confirm(finding, second, *, patterns=True, time_limit=60.0, sat=None, pattern_time_limit=None):
+def confirm(finding, second, *, patterns=True, time_limit=60.0, pattern_time_limit=None):
     """Check a finding with a second backend; add the minimal stuck pattern to dead ones.
 
-    ``second`` decides again (SAT by default); ``sat``, the SAT oracle whose
-    facts queries find the pattern (``second`` itself when omitted), within
+    ``second`` decides again (SAT by default); a minimal stuck pattern (a
+    fresh solver each, so it depends on the state alone) gets
     ``pattern_time_limit`` seconds (``time_limit`` when omitted).
 
     Returns True when the finding stands: ``checked_by`` then names the
@@ -263,7 +263,6 @@ def confirm(finding, second, *, patterns=True, time_limit=60.0, sat=None, patter
     second backend decides the opposite: a bug in a backend, counted as a
     disagreement by the campaign and not reported as a finding.
     """
-    sat = second if sat is None else sat
     state = State.from_moves(int(finding.state.split(":")[0]), finding.state.split(":", 1)[1])
     if finding.kind == UNKNOWN:
         return True
@@ -290,7 +289,7 @@ def confirm(finding, second, *, patterns=True, time_limit=60.0, sat=None, patter
     if patterns and not dead.is_complete():
         try:
             limit = time_limit if pattern_time_limit is None else pattern_time_limit
-            finding.pattern = minimal_pattern(dead, sat, time_limit=limit)
+            finding.pattern = minimal_pattern(dead, time_limit=limit)
         except PatternError:
             finding.pattern = None
     return True

@@ -81,12 +81,10 @@ PATTERN_SECONDS = 10.0
 def _init(rules_args, time_limit, patterns, oracle="auto"):
     from labyrinth.rules import get_rule_set
     from oracle import get_oracle
-    from oracle.sat import SatOracle
 
     name, off, on = rules_args
-    sat = SatOracle(time_limit=time_limit)
     _CTX.update(rules=get_rule_set(name, off=off, on=on), oracle=get_oracle(oracle, time_limit=time_limit),
-                sat=sat, second=second_opinion(oracle, time_limit), time_limit=time_limit, patterns=patterns,
+                second=second_opinion(oracle, time_limit), time_limit=time_limit, patterns=patterns,
                 args=(rules_args, time_limit, patterns, oracle))
 
 
@@ -145,7 +143,7 @@ def _confirmed(findings, totals):
         f = findings[i]
         want = f.kind in (MISSED_DEAD, WRONG_FORCE) and (quota is None or used < quota)
         used += want
-        if confirm(f, _CTX["second"], patterns=want, time_limit=_CTX["time_limit"], sat=_CTX["sat"],
+        if confirm(f, _CTX["second"], patterns=want, time_limit=_CTX["time_limit"],
                    pattern_time_limit=pattern_seconds):
             keep[i] = True
             totals.unconfirmed += f.kind != "unknown" and f.checked_by is None

@@ -249,15 +249,18 @@ class _Domain:
         return end is None or path[-1] == self.cell(*end)
 
 
-def minimal_pattern(state, sat=None, *, time_limit=60.0, verify=True):
+def minimal_pattern(state, *, time_limit=60.0, verify=True):
     """The minimal stuck pattern of a dead ``state`` (see the module docstring).
+
+    Each call runs a fresh SAT solver, so the pattern is a function of the
+    state alone: a solver reused across calls keeps the connectivity cuts it
+    learnt, and its cores (hence the pattern found) would then depend on which
+    states it saw before, and on which worker of a campaign ran the finding.
 
     Parameters
     ----------
     state : labyrinth.engine.State
         A state without completion.
-    sat : oracle.sat.SatOracle, optional
-        The solver to use (a fresh one otherwise; reuse one across calls: its cuts carry over).
     time_limit : float or None
         Seconds for the whole minimisation; past it, :class:`PatternError`.
     verify : bool
@@ -271,8 +274,7 @@ def minimal_pattern(state, sat=None, *, time_limit=60.0, verify=True):
 
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
-    own = sat is None
-    sat = sat or SatOracle()
+    sat = SatOracle()
     try:
         n = state.n
         dom = _Domain(n + 2 * _MARGIN, _MARGIN, _MARGIN)
@@ -302,8 +304,7 @@ def minimal_pattern(state, sat=None, *, time_limit=60.0, verify=True):
                                    source=state.compact())
         return dataclasses.replace(pattern, seconds=time.perf_counter() - t0)
     finally:
-        if own:
-            sat.close()
+        sat.close()
 
 
 def _delete(dom, sat, head, end, facts, has_end, deadline):

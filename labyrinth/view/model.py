@@ -121,7 +121,7 @@ class StateView:
         }
 
 
-def describe(state, rules=None, oracle=None, *, pattern=True, sat=None, time_limit=10.0, future=True):
+def describe(state, rules=None, oracle=None, *, pattern=True, time_limit=10.0, future=True):
     """A :class:`StateView` of ``state``.
 
     Parameters
@@ -134,8 +134,6 @@ def describe(state, rules=None, oracle=None, *, pattern=True, sat=None, time_lim
     pattern : bool or verify.minimize.Pattern
         For a dead line, find its minimal stuck pattern (True), skip it (False),
         or lay this known pattern on the first dead state.
-    sat : oracle.sat.SatOracle, optional
-        The solver the pattern search reuses.
     time_limit : float
         Seconds for the pattern search; past it the view has no pattern.
     future : bool
@@ -162,7 +160,7 @@ def describe(state, rules=None, oracle=None, *, pattern=True, sat=None, time_lim
             witness = None
         if dead_step is not None and pattern is not False:
             dead = state.prefix(dead_step)
-            found = pattern if pattern is not True else stuck_pattern(dead, sat, time_limit=time_limit)
+            found = pattern if pattern is not True else stuck_pattern(dead, time_limit=time_limit)
             if found is not None:
                 laid = place_pattern(found, dead)
     lines = ()
@@ -195,14 +193,14 @@ def _ask_rules(state, rules):
     return name, open_, {m: (Blame(name),) for m in free if m not in open_}
 
 
-def stuck_pattern(dead, sat=None, *, time_limit=10.0):
+def stuck_pattern(dead, *, time_limit=10.0):
     """The minimal stuck pattern of the dead state ``dead``, or None when it cannot be had in time."""
     from verify.minimize import minimal_pattern
 
     if dead.is_complete():
         return None
     try:
-        return minimal_pattern(dead, sat, time_limit=time_limit)
+        return minimal_pattern(dead, time_limit=time_limit)
     except LabyrinthError:  # timed out, or no pattern: the picture goes without
         return None
 

@@ -60,7 +60,6 @@ class Viewer:
         self.rule_sets = tuple(rule_sets or RULE_SETS)
         self.time_limit = time_limit
         self.oracle = get_oracle(backend, time_limit=time_limit)
-        self._sat = None
         self._rules = {}
         self._patterns = {}
         self._views = collections.OrderedDict()
@@ -69,8 +68,6 @@ class Viewer:
     def close(self):
         with self._lock:
             self.oracle.close()
-            if self._sat is not None:
-                self._sat.close()
 
     # --- the API ---------------------------------------------------------------------------------------------
     def meta(self):
@@ -116,7 +113,7 @@ class Viewer:
             if v.first_dead_step is not None:
                 dead = state.prefix(v.first_dead_step)
                 if dead not in self._patterns:
-                    self._patterns[dead] = stuck_pattern(dead, self._solver(), time_limit=self.time_limit)
+                    self._patterns[dead] = stuck_pattern(dead, time_limit=self.time_limit)
                 if self._patterns[dead] is not None:
                     v = dataclasses.replace(v, pattern=place_pattern(self._patterns[dead], dead))
             out = v.to_json()
@@ -156,13 +153,6 @@ class Viewer:
         from verify.store import Store
 
         return Store(self.db)
-
-    def _solver(self):
-        if self._sat is None:
-            from oracle.sat import SatOracle
-
-            self._sat = SatOracle(time_limit=self.time_limit)
-        return self._sat
 
     def _parse(self, text, compact_only=False):
         if not isinstance(text, str) or not text.strip():
