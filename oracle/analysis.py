@@ -14,17 +14,31 @@ __all__ = ["StateReport", "analyse", "first_dead_step"]
 
 @dataclasses.dataclass
 class StateReport:
-    """The answer for one line; ``to_json()`` gives exactly the documented keys."""
+    """The answer for one line; ``to_json()`` gives exactly the documented keys.
+
+    A report is partial when a query ran out of time: ``undecided_moves``
+    lists the open moves whose verdict is unknown (all of them when the state
+    itself is unknown), and a dead line whose bisection was cut short has
+    ``first_dead_step`` "unknown" with ``first_dead_between`` the interval
+    known to hold it. ``feasible_moves`` are only the moves proven feasible.
+    """
 
     state: str
     n: int
     steps: int
     status: str  # complete | alive | dead | unknown
-    first_dead_step: object  # int or None
+    first_dead_step: object  # int, None (alive, complete) or "unknown"
     feasible_moves: list
     witness: object  # str or None
     seconds: float
     undecided: int = 0  # queries that ran out of time (the report is then incomplete)
+    undecided_moves: list = dataclasses.field(default_factory=list)
+    first_dead_between: object = None  # (lo, hi) when first_dead_step is "unknown"
+
+    @property
+    def partial(self):
+        """True when some query ran out of time, so part of the answer is unknown."""
+        return self.undecided > 0 or self.status == "unknown"
 
     def to_json(self):
         return {
@@ -33,7 +47,10 @@ class StateReport:
             "steps": self.steps,
             "status": self.status,
             "first_dead_step": self.first_dead_step,
+            "first_dead_between": None if self.first_dead_between is None else list(self.first_dead_between),
             "feasible_moves": list(self.feasible_moves),
+            "undecided_moves": list(self.undecided_moves),
+            "partial": self.partial,
             "witness": self.witness,
             "seconds": round(self.seconds, 6),
         }
@@ -45,20 +62,30 @@ def first_dead_step(state, oracle, final=None):
     Returns ``(k, undecided)``: k is None when the line is alive or when a
     timeout left it open (then ``undecided`` > 0).
     """
+    lo, hi, undecided = _bisect(state, oracle, final)
+    if undecided or hi is None:
+        return None, undecided
+    return hi, 0
+
+
+def _bisect(state, oracle, final=None):
+    """``(lo, hi, undecided)``: prefix ``lo`` alive (-1: none known), prefix ``hi`` dead (None: alive).
+
+    Stops at the first query that runs out of time (``undecided`` = 1); the
+    first dead step then lies in ``lo + 1 .. hi``.
+    """
     final = final or oracle.decide(state)
     if final.feasible is None:
-        return None, 1
+        return -1, state.steps, 1
     if final.feasible:
-        return None, 0
-    lo, hi = -1, state.steps  # prefix lo known alive (-1: nothing known), prefix hi dead
-    undecided = 0
+        return state.steps, None, 0
+    lo, hi = -1, state.steps
     moves = state.moves
     while hi - lo > 1:
         mid = (lo + hi) // 2
         v = oracle.decide(state.prefix(mid))
         if v.feasible is None:
-            undecided += 1
-            return None, undecided
+            return lo, hi, 1
         if v.feasible:
             agree = 0
             rest = moves[mid:]
@@ -67,7 +94,7 @@ def first_dead_step(state, oracle, final=None):
             lo = mid + agree
         else:
             hi = mid
-    return hi, undecided
+    return lo, hi, 0
 
 
 def analyse(state, oracle):
@@ -78,10 +105,11 @@ def analyse(state, oracle):
                            time.perf_counter() - t0)
     final = oracle.decide(state)
     undecided = 0
-    feasible_moves = []
+    feasible_moves, undecided_moves, between = [], [], None
     witness = final.witness
     if final.feasible is None:
-        status, dead_step, undecided = "unknown", None, 1
+        status, dead_step, undecided = "unknown", "unknown", 1
+        undecided_moves = list(state.open_moves())
     elif final.feasible:
         status, dead_step = "alive", None
         for move in state.open_moves():
@@ -91,10 +119,14 @@ def analyse(state, oracle):
             v = oracle.decide(state.after(move))
             if v.feasible is None:
                 undecided += 1
+                undecided_moves.append(move)
             elif v.feasible:
                 feasible_moves.append(move)
     else:
         status = "dead"
-        dead_step, undecided = first_dead_step(state, oracle, final)
+        lo, hi, undecided = _bisect(state, oracle, final)
+        dead_step = hi
+        if undecided:
+            dead_step, between = "unknown", (lo + 1, hi)
     return StateReport(state.compact(), state.n, state.steps, status, dead_step, sorted(feasible_moves),
-                       witness, time.perf_counter() - t0, undecided)
+                       witness, time.perf_counter() - t0, undecided, sorted(undecided_moves), between)

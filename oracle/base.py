@@ -122,6 +122,16 @@ def _trivial(state):
     return None
 
 
+class BuildExpired(Exception):  # noqa: N818 - internal control flow, never shown to a user
+    """The deadline passed while a backend was still building its model: the query is undecided."""
+
+
+def check_deadline(deadline):
+    """Raise :class:`BuildExpired` once ``deadline`` has passed (for long model builds)."""
+    if deadline is not None and time.perf_counter() >= deadline:
+        raise BuildExpired
+
+
 def expired(deadline):
     """True once ``deadline`` (a ``time.perf_counter()`` value, or None for none) has passed."""
     return deadline is not None and time.perf_counter() >= deadline

@@ -24,7 +24,7 @@ import time
 
 from ortools.sat.python import cp_model
 
-from oracle.base import Oracle, OracleBug
+from oracle.base import BuildExpired, Oracle, OracleBug, check_deadline
 
 __all__ = ["CpSatOracle", "DEFAULT_PARAMS"]
 
@@ -61,7 +61,10 @@ class CpSatOracle(Oracle):
 
     def _decide(self, state, deadline):
         t0 = time.perf_counter()
-        model, nodes, out_arcs = _build(state)
+        try:
+            model, nodes, out_arcs = _build(state, deadline)
+        except BuildExpired:
+            return None, None, {"status": "UNKNOWN", "build_seconds": time.perf_counter() - t0}
         build_seconds = time.perf_counter() - t0
         work = {"status": "UNKNOWN", "branches": 0, "conflicts": 0,
                 "build_seconds": build_seconds, "nodes": len(nodes),
@@ -100,8 +103,11 @@ class _Model(cp_model.CpModel):
         pass
 
 
-def _build(state):
-    """The circuit model: ``(model, nodes, out_arcs)`` with ``out_arcs[i] = [(j, literal), ...]``."""
+def _build(state, deadline=None):
+    """The circuit model: ``(model, nodes, out_arcs)`` with ``out_arcs[i] = [(j, literal), ...]``.
+
+    Past ``deadline`` (checked every 1024 cells) raises :class:`~oracle.base.BuildExpired`.
+    """
     board = state.board
     nb = board.neighbours
     taken = state.taken
@@ -114,6 +120,8 @@ def _build(state):
     arcs = [(i, i, False) for i in range(len(nodes))]
     out_arcs = [[] for _ in nodes]
     for i, c in enumerate(nodes):
+        if not i & 1023:
+            check_deadline(deadline)
         if c == end:
             continue  # the end corner is left only by the closing arc
         for d in range(4):

@@ -32,12 +32,14 @@ import time
 
 from pysat.solvers import Solver
 
-from oracle.base import Oracle, OracleBug
+from oracle.base import BuildExpired, Oracle, OracleBug, check_deadline
 from oracle.sat_encode import Encoding
 from oracle.sat_splice import splice_subtours
 
 __all__ = ["SatOracle"]
 
+#: Clauses handed to a new solver between two looks at the deadline.
+_LOAD_CHUNK = 50_000
 #: First conflict budget of a sliced (CaDiCaL) solve under a deadline.
 _FIRST_SLICE = 2000
 #: Largest factor by which a slice may exceed the previous one.
@@ -49,9 +51,17 @@ _SLICE_SECONDS = 0.25
 class _Session:
     """One board size: its encoding, its solver and the cuts learnt so far."""
 
-    def __init__(self, n, solver_name, splice=True):
-        self.enc = Encoding(n)
-        self.solver = Solver(name=solver_name, bootstrap_with=self.enc.clauses)
+    def __init__(self, n, solver_name, splice=True, deadline=None):
+        self.enc = Encoding(n, deadline)
+        self.solver = Solver(name=solver_name)
+        try:
+            clauses = self.enc.clauses
+            for i in range(0, len(clauses), _LOAD_CHUNK):
+                check_deadline(deadline)
+                self.solver.append_formula(clauses[i:i + _LOAD_CHUNK])
+        except BuildExpired:
+            self.solver.delete()
+            raise
         self.cut_sets = set()
         self.cut_clauses = 0
         # cut options, fixed to the measured best; tests and benchmarks may flip them
@@ -244,16 +254,23 @@ class SatOracle(Oracle):
         self.splice = splice
         self._sessions = {}
 
-    def _session(self, n):
+    def _session(self, n, deadline=None):
+        """This size's session, built on first use; None if ``deadline`` passed while building it."""
         s = self._sessions.get(n)
         if s is None or s.solver is None:
-            s = self._sessions[n] = _Session(n, self.solver_name, self.splice)
+            try:
+                s = _Session(n, self.solver_name, self.splice, deadline)
+            except BuildExpired:
+                return None
+            self._sessions[n] = s
         return s
 
     def _decide(self, state, deadline):
         """Solve the state's assumptions with lazy cuts; witness moves when feasible."""
-        sess = self._session(state.board.n)
+        sess = self._session(state.board.n, deadline)
         work = _new_work()
+        if sess is None:
+            return None, None, work
         status, path, _ = sess.run(sess.enc.state_assumptions(state), deadline, work)
         if not status:
             return status, None, work
@@ -294,7 +311,9 @@ class SatOracle(Oracle):
         """
         limit = self.time_limit if time_limit is None else time_limit
         deadline = None if limit is None else time.perf_counter() + limit
-        sess = self._session(n)
+        sess = self._session(n, deadline)
+        if sess is None:
+            return None, None, None
         work = _new_work()
         lits = sess.enc.facts_assumptions(head, end, status, never_last)
         required = {sess.enc.key(lit)[1] for lit in lits if lit > 0 and sess.enc.key(lit)[0] == "visit"}

@@ -34,6 +34,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from labyrinth.engine.board import Board
+from oracle.base import check_deadline
 
 __all__ = ["Decoded", "Encoding", "FactsCore", "OPTIONAL", "REQUIRED", "TAKEN"]
 
@@ -125,8 +126,9 @@ class Encoding:
     (('arc', 0, 1), ('visit', 4))
     """
 
-    def __init__(self, n):
+    def __init__(self, n, deadline=None):
         self.board = Board(n)
+        self._deadline = deadline  # building a big board takes seconds: checked every 256 cells
         self.all_cells = frozenset(range(self.board.size))
         self.pool = IDPool()
         self.clauses = []
@@ -158,18 +160,25 @@ class Encoding:
     def _build(self):
         b = self.board
         cells = range(b.size)
+        check_deadline(self._deadline)
         nbrs = [b.neighbours_of(c) for c in cells]
         # register the readable variables first, in a fixed order
         for c in cells:
             self.visit(c)
+        check_deadline(self._deadline)
         for c in cells:
             self.head(c)
             self.last(c)
+        check_deadline(self._deadline)
         for a in cells:
+            if not a & 1023:
+                check_deadline(self._deadline)
             for d in nbrs[a]:
                 self.arc(a, d)
         add = self.clauses.append
         for c in cells:
+            if not c & 255:
+                check_deadline(self._deadline)
             v = self.visit(c)
             outs = [self.arc(c, d) for d in nbrs[c]] + [self.last(c)]
             ins = [self.arc(d, c) for d in nbrs[c]] + [self.head(c)]

@@ -19,6 +19,10 @@ from oracle.base import Oracle, expired
 __all__ = ["SearchOracle", "prune"]
 
 _CHUNK = 20_000
+#: Cell visits per deadline check: a node costs about one pass over the free
+#: cells, so the chunk shrinks with the board (4 081 nodes at 7x7, 19 at
+#: 101x101, 2 at 301x301) and the deadline is looked at every few milliseconds.
+_CHUNK_WORK = 200_000
 #: Expansions tried with the cheap pruning alone before the search restarts with
 #: the two-cell cut check around the head (slower per node, far fewer nodes on hard states).
 _FAST_NODES = 3_000
@@ -94,8 +98,9 @@ class SearchOracle(Oracle):
         ncand = np.zeros(size + 1, dtype=np.int8)
         idx = np.zeros(size + 1, dtype=np.int8)
         counters = np.zeros(2, dtype=np.int64)
+        chunk = max(1, min(_CHUNK, _CHUNK_WORK // size))
         while True:
-            budget = _CHUNK
+            budget = chunk
             if node_limit is not None:
                 budget = min(budget, node_limit - int(counters[0]))
                 if budget <= 0:

@@ -8,7 +8,8 @@ import pytest
 
 from labyrinth.cli import main
 
-KEYS = {"state", "n", "steps", "status", "first_dead_step", "feasible_moves", "witness", "seconds"}
+KEYS = {"state", "n", "steps", "status", "first_dead_step", "first_dead_between", "feasible_moves",
+        "undecided_moves", "partial", "witness", "seconds"}
 
 
 def run(*args, stdin=None):

@@ -72,10 +72,18 @@ def _closed_pipe():
     return 141
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (``labyrinth check: error: ...``), exit status 2."""
+
+    def error(self, message):
+        note(f"{self.prog}: error: {message} (see {self.prog} --help)")
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
 def _parser():
     from labyrinth import __version__
 
-    parser = argparse.ArgumentParser(prog="labyrinth", description=_DESCRIPTION, epilog=_EPILOG,
+    parser = _Parser(prog="labyrinth", description=_DESCRIPTION, epilog=_EPILOG,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"labyrinth {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

@@ -8,10 +8,12 @@ from labyrinth.cli._common import (
     EXIT_UNKNOWN,
     emit,
     expand,
-    load_noting,
     note,
     progress_bar,
+    sized_file,
+    sized_state,
 )
+from labyrinth.cli._limits import seconds, size_args
 from labyrinth.errors import LabyrinthError
 
 
@@ -23,36 +25,36 @@ def register(sub):
     check.add_argument("--moves", action="append", default=[], metavar="N:MOVES", help="a state in compact notation")
     check.add_argument("--json", action="store_true", help="one JSON object per state")
     check.add_argument("--backend", default="auto", help="auto (default), search, sat or cpsat")
-    check.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS",
+    check.add_argument("--time-limit", type=seconds, default=60.0, metavar="SECONDS",
                        help="per oracle query; past it the answer is 'unknown' (exit status 3)")
     check.add_argument("--no-progress", action="store_true", help="no progress bar")
+    size_args(check, "check")
     check.set_defaults(run=_check)
 
 
 def _check(args):
-    from labyrinth.engine import parse_state
-    from labyrinth.engine.formats import load_trace
     from oracle import analyse, get_oracle
 
     if not args.inputs and not args.moves:
         raise LabyrinthError("check: give FILE..., '-' or --moves N:MOVES")
     jobs = []  # (label, thunk returning a State)
     for text in args.moves:
-        jobs.append((text, lambda text=text: parse_state(text, source=text)))
+        jobs.append((text, lambda text=text: sized_state(text, "check", args.allow_large)))
     stdin = False
     for item in args.inputs:
         if item == "-":
             stdin = True
             continue
         for path in expand(item):
-            jobs.append((str(path), lambda path=path: load_noting(load_trace, path)))
+            jobs.append((str(path), lambda path=path: sized_file(path, "check", args.allow_large)))
     if stdin:
         lines = 0
         for i, line in enumerate(sys.stdin, 1):
             if line.strip():
                 lines += 1
                 label = f"<stdin>:{i}"
-                jobs.append((label, lambda line=line, label=label: parse_state(line, source=label)))
+                jobs.append((label, lambda line=line, label=label: sized_state(line, "check", args.allow_large,
+                                                                               source=label)))
         if not lines:
             raise LabyrinthError("empty input: expected one state per line", source="<stdin>")
     batch = args.json or stdin
@@ -73,7 +75,7 @@ def _check(args):
                     bar.update()
                     continue
                 report = analyse(state, oracle)
-                unknown += report.status == "unknown" or report.undecided > 0
+                unknown += report.partial
                 if batch:
                     emit(report.to_json())
                 else:
@@ -93,12 +95,14 @@ def _check(args):
 
 
 def _table(rows):
-    header = ("file", "n", "steps", "status", "first dead", "feasible", "seconds")
+    header = ("file", "n", "steps", "status", "first dead", "feasible", "undecided", "seconds")
     lines = [header]
     for label, r in rows:
-        lines.append((label, str(r.n), str(r.steps), r.status,
-                      "-" if r.first_dead_step is None else str(r.first_dead_step),
-                      "".join(r.feasible_moves) or "-", f"{r.seconds:.3f}"))
+        dead = "-" if r.first_dead_step is None else str(r.first_dead_step)
+        if r.first_dead_between is not None:
+            dead = "?" if r.first_dead_between[0] >= r.first_dead_between[1] else "{}..{}?".format(*r.first_dead_between)
+        lines.append((label, str(r.n), str(r.steps), r.status, dead,
+                      "".join(r.feasible_moves) or "-", "".join(r.undecided_moves) or "-", f"{r.seconds:.3f}"))
     widths = [max(len(row[i]) for row in lines) for i in range(len(header))]
     for row in lines:
         print("  ".join(cell.ljust(w) if i == 0 or i == 3 else cell.rjust(w)
@@ -107,5 +111,7 @@ def _table(rows):
     for _, r in rows:
         counts[r.status] = counts.get(r.status, 0) + 1
     total = sum(r.seconds for _, r in rows)
+    partial = sum(r.partial for _, r in rows)
     print(f"{len(rows)} states: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
-          + f"; {total:.1f} s")
+          + f"; {total:.1f} s"
+          + (f"; {partial} partly undecided (out of --time-limit: '?' marks what is unknown)" if partial else ""))

@@ -30,15 +30,18 @@ def rule_set(args):
     return get_rule_set(args.rules, off=off, on=on)
 
 
-def board_sizes(text):
-    """Board sizes from ``N[,N...]``, each checked (odd, >= 3); a one-line error otherwise."""
+def board_sizes(text, command=None, allow_large=False):
+    """Board sizes from ``N[,N...]``, each checked (odd, >= 3, within ``command``'s size policy)."""
+    from labyrinth.cli._limits import check_size
     from labyrinth.engine.board import Board
 
-    try:
-        sizes = [int(v) for v in text.split(",") if v]
-    except ValueError:
-        raise LabyrinthError("board sizes must be odd integers separated by commas", token=text) from None
+    parts = [v.strip() for v in text.split(",") if v.strip()]
+    if any(not v.isascii() or not v.isdigit() or len(v) > 7 for v in parts):
+        raise LabyrinthError("board sizes must be odd integers separated by commas", token=text)
+    sizes = [int(v) for v in parts]
     for n in sizes:
+        if command is not None:
+            check_size(n, command, allow_large, source=text)
         Board(n)
     if not sizes:
         raise LabyrinthError("give at least one board size", token=text)
@@ -76,6 +79,30 @@ def load_noting(load, path):
     for text in trace.notes:
         note(f"labyrinth: note: {path}: {text}")
     return trace.state
+
+
+def sized_state(text, command, allow_large=False, *, source=None):
+    """Parse ``N:MOVES`` after checking N against ``command``'s size policy (before any board is built)."""
+    from labyrinth.cli._limits import check_size, leading_size
+    from labyrinth.engine import parse_state
+
+    n = leading_size(text)
+    if n is not None:
+        check_size(n, command, allow_large, source=source or text)
+    elif ":" in text and "|" not in text:
+        raise LabyrinthError("board size must be an odd integer >= 3 (ASCII digits)", source=source or text,
+                             token=text.split(":", 1)[0].strip()[:12])
+    return parse_state(text, source=source or text)
+
+
+def sized_file(path, command, allow_large=False):
+    """Load a research path file (notes printed), then check its size against ``command``'s policy."""
+    from labyrinth.cli._limits import check_size
+    from labyrinth.engine.formats import load_trace
+
+    state = load_noting(load_trace, path)
+    check_size(state.n, command, allow_large, source=str(path))
+    return state
 
 
 def note(text):

@@ -2,35 +2,36 @@
 
 import time
 
-from labyrinth.cli._common import EXIT_OK, emit, expand, load_noting
+from labyrinth.cli._common import EXIT_OK, emit, expand, sized_file, sized_state
+from labyrinth.cli._limits import check_size, seed, size_args
 from labyrinth.errors import LabyrinthError
-
-LARGE = 19  # from here on a full-board count needs --allow-large
 
 
 def register(sub):
     """Add this module's subcommands to the ``labyrinth`` parser."""
     count = sub.add_parser("count", help="exact counts: corner-to-corner paths of a board, or completions of states")
     count.add_argument("-n", metavar="N", help="board size (odd, >= 3): count its Hamiltonian corner paths")
-    count.add_argument("--allow-large", action="store_true",
-                       help="count boards of 19x19 and more (hours and many GB: the frontier grows ~7x per size)")
     _state_args(count)
+    size_args(count, "count")
     count.set_defaults(run=_count)
 
     rank = sub.add_parser("rank", help="walkthrough number of a path or prefix in keep-left order")
     _state_args(rank)
+    size_args(rank, "rank")
     rank.set_defaults(run=_rank)
 
     unrank = sub.add_parser("unrank", help="the path of a walkthrough number in keep-left order")
     unrank.add_argument("-n", metavar="N", required=True, help="board size (odd, >= 3)")
     unrank.add_argument("number", metavar="NUMBER", help="walkthroughs before it: 0 for the first")
     unrank.add_argument("--json", action="store_true")
+    size_args(unrank, "unrank")
     unrank.set_defaults(run=_unrank)
 
     sample = sub.add_parser("sample", help="a uniformly random walkthrough (every corner path equally likely)")
     sample.add_argument("-n", metavar="N", required=True, help="board size (odd, >= 3)")
-    sample.add_argument("--seed", type=int, default=0)
+    sample.add_argument("--seed", type=seed, default=0)
     sample.add_argument("--json", action="store_true")
+    size_args(sample, "sample")
     sample.set_defaults(run=_sample)
 
 
@@ -40,22 +41,24 @@ def _state_args(p):
     p.add_argument("--json", action="store_true", help="one JSON object per state")
 
 
-def _board(text):
+def _board(text, command, allow_large):
+    from labyrinth.cli._limits import leading_size
     from labyrinth.engine import Board
 
-    return Board(text)  # a BoardSizeError names anything but an odd integer >= 3
+    digits = str(text).strip()
+    if not (digits.isascii() and digits.isdigit()):
+        raise LabyrinthError("board size must be an odd integer >= 3", source=f"-n {text}")
+    check_size(leading_size(f"{digits}:"), command, allow_large, source=f"-n {text}")
+    return Board(int(digits))  # a BoardSizeError names anything but an odd integer >= 3
 
 
 def _states(args, command, also=""):
     """The states named on the command line, as (file or None, label, State), loaded in order."""
-    from labyrinth.engine import parse_state
-    from labyrinth.engine.formats import load_trace
-
     if not args.inputs and not args.moves:
         raise LabyrinthError(f"{command}: give {also}FILE... or --moves N:MOVES")
-    states = [(None, text, parse_state(text, source=text)) for text in args.moves]
+    states = [(None, text, sized_state(text, command, args.allow_large)) for text in args.moves]
     for item in args.inputs:
-        states.extend((str(path), str(path), load_noting(load_trace, path)) for path in expand(item))
+        states.extend((str(path), str(path), sized_file(path, command, args.allow_large)) for path in expand(item))
     return states
 
 
@@ -77,10 +80,7 @@ def _count(args):
     if args.n is not None:
         if args.inputs or args.moves:
             raise LabyrinthError("count: give either -n N or states, not both")
-        board = _board(args.n)
-        if board.n >= LARGE and not args.allow_large:
-            raise LabyrinthError(f"{board.n}x{board.n} would take hours and many GB (17x17: 3 min, 1 GB; about 7x "
-                                 "more per size step): pass --allow-large to try", token=str(board.n))
+        board = _board(args.n, "count", args.allow_large)
         t0 = time.perf_counter()
         total = CompletionCounter()(State(board))
         if args.json:
@@ -119,9 +119,9 @@ def _rank(args):
 def _unrank(args):
     from oracle.rank import walkthrough_unrank
 
-    board = _board(args.n)
-    text = args.number.strip().replace("_", "")
-    if not text.isdigit():
+    board = _board(args.n, "unrank", args.allow_large)
+    text = args.number.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 4000:
         raise LabyrinthError("a walkthrough number is a non-negative integer", token=args.number)
     state = walkthrough_unrank(board.n, int(text))
     if args.json:
@@ -134,7 +134,7 @@ def _unrank(args):
 def _sample(args):
     from oracle.rank import sample_walkthrough
 
-    board = _board(args.n)
+    board = _board(args.n, "sample", args.allow_large)
     number, state = sample_walkthrough(board.n, args.seed)
     if args.json:
         emit({"n": board.n, "seed": args.seed, "number": number, "state": state.compact()})

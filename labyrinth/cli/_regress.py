@@ -10,6 +10,7 @@ from labyrinth.cli._common import (
     emit,
     progress_bar,
 )
+from labyrinth.cli._limits import positive_int, seconds, seed, size_args
 from labyrinth.errors import LabyrinthError
 
 
@@ -25,15 +26,16 @@ def register(sub):
         regress.add_argument(f"--{side}-on", default="", metavar="RULE[,RULE...]",
                              help=f"switch these optional rules on in the {side} set")
     regress.add_argument("-n", default="7,9,11", metavar="N[,N...]", help="board sizes (default 7,9,11)")
-    regress.add_argument("--walks", type=int, default=100, metavar="K", help="seeded walks per size and set")
-    regress.add_argument("--seed", type=int, default=0)
+    regress.add_argument("--walks", type=positive_int(10 ** 9), default=100, metavar="K", help="seeded walks per size and set")
+    regress.add_argument("--seed", type=seed, default=0)
     regress.add_argument("--db", default="labyrinth.db", metavar="FILE",
                          help="also audit the states of the findings in this store, if it exists")
     regress.add_argument("--backend", default="auto", metavar="ORACLE",
                          help="the oracle: auto (default), search, sat or cpsat")
-    regress.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS", help="per oracle query")
+    regress.add_argument("--time-limit", type=seconds, default=60.0, metavar="SECONDS", help="per oracle query")
     regress.add_argument("--json", action="store_true")
     regress.add_argument("--no-progress", action="store_true")
+    size_args(regress, "regress")
     regress.set_defaults(run=_regress)
 
 
@@ -52,7 +54,7 @@ def _regress(args):
     from verify.regress import regress
     from verify.store import Store
 
-    sizes = board_sizes(args.n)
+    sizes = board_sizes(args.n, "regress", args.allow_large)
     if args.walks < 1:
         raise LabyrinthError("give at least one size and --walks of at least 1", token=f"{args.n} {args.walks}")
     base, base_label = _side(args, "base")

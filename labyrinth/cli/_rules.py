@@ -8,14 +8,16 @@ from labyrinth.cli._common import (
     RULES_HELP,
     advance,
     emit,
-    load_noting,
     note,
     progress_bar,
     rule_set,
     rules_args,
+    sized_file,
+    sized_state,
     writable_output,
     write_text,
 )
+from labyrinth.cli._limits import MAX_N, positive_int, seconds, size_args
 from labyrinth.errors import LabyrinthError
 
 
@@ -26,6 +28,7 @@ def register(sub):
     explain.add_argument("--moves", metavar="N:MOVES", help="a state in compact notation")
     rules_args(explain)
     explain.add_argument("--json", action="store_true")
+    size_args(explain, "explain")
     explain.set_defaults(run=_explain)
     rules = sub.add_parser("rules", help="list, show, lint or mine rules")
     rsub = rules.add_subparsers(dest="rules_command", required=True)
@@ -43,26 +46,25 @@ def register(sub):
                        help="check the syntax only (by default each rule's window is also checked for soundness "
                             "on every board, by SAT in the open plane)")
     rlint.add_argument("--strict", action="store_true", help="exit status 1 when a rule is not proved sound")
-    rlint.add_argument("--time-limit", type=float, default=30.0, metavar="SECONDS", help="per soundness query")
+    rlint.add_argument("--time-limit", type=seconds, default=30.0, metavar="SECONDS", help="per soundness query")
     rlint.set_defaults(run=_rules_lint)
     rmine = rsub.add_parser("mine", help="mine sound pattern rules from the stuck cases of an exhaustive run")
-    rmine.add_argument("-n", type=int, required=True, help="board size; exhaustive, so 5 or 7")
+    rmine.add_argument("-n", type=positive_int(MAX_N), required=True, help="board size; exhaustive, so 5 or 7")
     rmine.add_argument("--rules", default="universal", help=RULES_HELP)
-    rmine.add_argument("--radius", type=int, default=3, help="window radius around the head (1-3)")
+    rmine.add_argument("--radius", type=positive_int(3), default=3, help="window radius around the head (1-3)")
     rmine.add_argument("-o", "--output", metavar="FILE", help="write the rule file here (default: stdout)")
     rmine.add_argument("--no-progress", action="store_true")
     rmine.set_defaults(run=_rules_mine)
 
 
 def _explain(args):
-    from labyrinth.engine import parse_state
-    from labyrinth.engine.formats import load_trace
     from labyrinth.engine.text import draw
     from labyrinth.rules import future_lines
 
     if (args.input is None) == (args.moves is None):
         raise LabyrinthError("explain: give exactly one of FILE or --moves N:MOVES")
-    state = parse_state(args.moves, source=args.moves) if args.moves else load_noting(load_trace, Path(args.input))
+    state = (sized_state(args.moves, "explain", args.allow_large) if args.moves
+             else sized_file(Path(args.input), "explain", args.allow_large))
     rules = rule_set(args)
     lines = future_lines(state)
     moves = {}
@@ -167,7 +169,11 @@ def _rules_lint(args):
     from oracle.sat import SatOracle
     from verify.soundness import rule_soundness
 
+    from labyrinth.rules.sets import check_names
+
     specs = [(path, spec) for path in args.files for spec in load_rules(path)]  # every file parses, or one error
+    for path in args.files:
+        check_names([spec for p, spec in specs if p == path], path)
     unproved = 0
     with SatOracle() as sat:
         for path, spec in specs:

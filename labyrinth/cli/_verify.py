@@ -10,12 +10,23 @@ from labyrinth.cli._common import (
     advance,
     emit,
     expand,
-    load_noting,
     must_exist,
     note,
     progress_bar,
     rule_set,
     rules_args,
+    sized_file,
+    sized_state,
+    writable_output,
+    write_text,
+)
+from labyrinth.cli._limits import (
+    MAX_N,
+    check_size,
+    positive_int,
+    seconds,
+    seed,
+    size_args,
 )
 from labyrinth.errors import LabyrinthError, TimeLimitError
 from labyrinth.rules import natural_key
@@ -29,15 +40,15 @@ def register(sub):
                            description="Run the walker under a rule set and ask the oracle about every free move at "
                                        "every step. Exit status 0, or 3 when some query ran out of time (unknown "
                                        "findings).")
-    audit.add_argument("-n", type=int, help="board size (odd, >= 3)")
+    audit.add_argument("-n", type=positive_int(MAX_N), help="board size (odd, >= 3)")
     rules_args(audit)
     how = audit.add_mutually_exclusive_group()
     how.add_argument("--exhaustive", action="store_true", help="every walk in keep-left order")
-    how.add_argument("--walks", type=int, metavar="K", help="K seeded random walks")
+    how.add_argument("--walks", type=positive_int(10 ** 9), metavar="K", help="K seeded random walks")
     how.add_argument("--trace", nargs="+", metavar="FILE",
                      help="research files or folders: check the options the research program recorded")
-    audit.add_argument("--seed", type=int, default=0)
-    audit.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes (local or Ray CPUs)")
+    audit.add_argument("--seed", type=seed, default=0)
+    audit.add_argument("--jobs", type=positive_int(1024), default=1, metavar="J", help="worker processes (local or Ray CPUs)")
     audit.add_argument("--executor", default="local", choices=["local", "ray"],
                        help="where units run: local processes (default) or a Ray cluster")
     audit.add_argument("--address", metavar="ADDR", help="ray: a running cluster's address (default: start one)")
@@ -47,8 +58,8 @@ def register(sub):
     audit.add_argument("--report", metavar="FILE.md", help="trace: write the per-file Markdown report here")
     audit.add_argument("--db", default="labyrinth.db", metavar="FILE", help="findings store (default ./labyrinth.db)")
     audit.add_argument("--resume", action="store_true", help="continue the last campaign with these parameters")
-    audit.add_argument("--split", type=int, metavar="D", help="exhaustive: cut the tree into subtrees at D moves")
-    audit.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS",
+    audit.add_argument("--split", type=positive_int(10 ** 6), metavar="D", help="exhaustive: cut the tree into subtrees at D moves")
+    audit.add_argument("--time-limit", type=seconds, default=60.0, metavar="SECONDS",
                        help="per oracle query (default 60); past it the move is an 'unknown' finding")
     audit.add_argument("--patterns", default="auto", metavar="K|all|auto",
                        help="which missed-dead and wrong-force findings get a minimal stuck pattern: 'all'; K per "
@@ -57,11 +68,12 @@ def register(sub):
                             "costs seconds (1.5 s each on average at 21x21, against 0.7 s for a whole audited walk). "
                             "'labyrinth minimize --finding ID' adds a missing one later")
     audit.add_argument("--no-patterns", action="store_true", help="no minimal patterns (the same as --patterns 0)")
-    audit.add_argument("--pattern-time-limit", type=float, default=PATTERN_SECONDS, metavar="SECONDS",
+    audit.add_argument("--pattern-time-limit", type=seconds, default=PATTERN_SECONDS, metavar="SECONDS",
                        help=f"per minimal pattern (default {PATTERN_SECONDS:g}: most take well under a second, a few "
                             "take minutes); past it the finding is stored without one")
     audit.add_argument("--json", action="store_true", help="one JSON object per finding, then the totals")
     audit.add_argument("--no-progress", action="store_true")
+    size_args(audit, "audit")
     audit.set_defaults(run=_audit)
 
     minimize = sub.add_parser("minimize", help="minimal counterexamples: the stuck pattern of a dead state, or the "
@@ -70,13 +82,14 @@ def register(sub):
     minimize.add_argument("--moves", metavar="N:MOVES", help="a state in compact notation")
     minimize.add_argument("--move", metavar="M", help="shrink this over-pruned move of the state (U, D, L or R) "
                                                       "under --rules: shortest walk, smallest board")
-    minimize.add_argument("--finding", type=int, metavar="ID", help="a finding of the store (--db)")
+    minimize.add_argument("--finding", type=positive_int(2 ** 62), metavar="ID", help="a finding of the store (--db)")
     minimize.add_argument("--db", default="labyrinth.db", metavar="FILE")
     rules_args(minimize)
     minimize.add_argument("--rule", metavar="NAME", help="also print the pattern as a rule of the pattern language")
-    minimize.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS",
+    minimize.add_argument("--time-limit", type=seconds, default=60.0, metavar="SECONDS",
                           help="for the whole minimisation (default 60); past it the exit status is 3")
     minimize.add_argument("--json", action="store_true")
+    size_args(minimize, "minimize")
     minimize.set_defaults(run=_minimize)
 
     findings = sub.add_parser("findings", help="read the findings store")
@@ -85,11 +98,11 @@ def register(sub):
     flist.add_argument("what", nargs="?", default="findings", choices=["findings", "campaigns", "patterns"])
     flist.add_argument("--db", default="labyrinth.db", metavar="FILE")
     flist.add_argument("--kind", help="over-pruned, missed-dead, wrong-force or unknown")
-    flist.add_argument("--campaign", type=int)
+    flist.add_argument("--campaign", type=positive_int(2 ** 62))
     flist.add_argument("--json", action="store_true")
     flist.set_defaults(run=_findings_list)
     fshow = fsub.add_parser("show", help="one finding in full, with its pattern drawn")
-    fshow.add_argument("id", type=int)
+    fshow.add_argument("id", type=positive_int(2 ** 62))
     fshow.add_argument("--db", default="labyrinth.db", metavar="FILE")
     fshow.add_argument("--json", action="store_true")
     fshow.set_defaults(run=_findings_show)
@@ -129,6 +142,7 @@ def _audit(args):
         raise LabyrinthError("--report goes with --trace FILE...", token=args.report)
     if args.n is None:
         raise LabyrinthError("audit: give -n N (and --exhaustive or --walks K), or --trace FILE...")
+    check_size(args.n, "audit", args.allow_large)
     Board(args.n)
     if not args.exhaustive and args.walks is None:
         raise LabyrinthError("audit: give --exhaustive or --walks K (or --trace FILE...)")
@@ -217,6 +231,8 @@ def _audit_traces(args, patterns, oracle):
     from verify.store import Store
     from verify.trace import TraceSummary, corpus_report
 
+    if args.report:
+        writable_output(args.report)  # before the audit: a bad path must not cost the work
     if args.n is not None or args.rules != "default" or args.off or args.on:
         raise LabyrinthError("--trace audits the options recorded in the files: no -n, --rules, --off or --on")
     if args.jobs < 1:
@@ -249,7 +265,7 @@ def _audit_traces(args, patterns, oracle):
                        + (" --no-patterns" if patterns == 0 else f" --patterns {patterns}" if patterns != "auto"
                           else "")
                        + (f" --time-limit {args.time_limit:g}" if args.time_limit != 60.0 else ""))
-            Path(args.report).write_text(corpus_report(summaries, totals, command=command), encoding="utf-8")
+            write_text(args.report, corpus_report(summaries, totals, command=command))
         if args.json:
             for f in findings:
                 emit(f.to_json())
@@ -275,15 +291,14 @@ def _audit_traces(args, patterns, oracle):
 
 
 def _minimize(args):
-    from labyrinth.engine import parse_state
-    from labyrinth.engine.formats import load_trace
     from oracle import first_dead_step, get_oracle
 
     if args.finding is not None:
         return _minimize_finding(args)
     if (args.input is None) == (args.moves is None):
         raise LabyrinthError("minimize: give exactly one of FILE, --moves N:MOVES or --finding ID")
-    state = parse_state(args.moves, source=args.moves) if args.moves else load_noting(load_trace, Path(args.input))
+    state = (sized_state(args.moves, "minimize", args.allow_large) if args.moves
+             else sized_file(Path(args.input), "minimize", args.allow_large))
     label = args.moves or args.input
     if args.move is not None:
         return _shrink(args, state, args.move, rule_set(args), None, label)

@@ -3,8 +3,21 @@
 import sys
 from pathlib import Path
 
-from labyrinth.cli._common import EXIT_OK, load_noting, must_exist, rule_set, rules_args
+from labyrinth.cli._common import (
+    EXIT_OK,
+    board_sizes,
+    must_exist,
+    rule_set,
+    rules_args,
+    sized_file,
+    sized_state,
+    writable_output,
+)
+from labyrinth.cli._limits import positive_int, seconds, size_args
 from labyrinth.errors import LabyrinthError
+
+#: The widest picture ``draw`` makes, in pixels (cairo and browsers give up far beyond).
+MAX_PICTURE = 16384
 
 
 def register(sub):
@@ -16,48 +29,53 @@ def register(sub):
     rules_args(draw)
     draw.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout); a .png name implies --png")
     draw.add_argument("--png", action="store_true", help="PNG instead of SVG (cairosvg)")
-    draw.add_argument("--step", type=int, metavar="K", help="draw the line after its first K moves")
+    draw.add_argument("--step", type=positive_int(10 ** 7, zero=True), metavar="K", help="draw the line after its first K moves")
     draw.add_argument("--backend", default="auto", help="oracle backend (auto, search, sat, cpsat)")
-    draw.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS", help="per oracle query")
+    draw.add_argument("--time-limit", type=seconds, default=10.0, metavar="SECONDS", help="per oracle query")
     draw.add_argument("--no-oracle", action="store_true", help="no verdict, feasible moves, witness or pattern")
     draw.add_argument("--no-pattern", action="store_true", help="skip the minimal stuck pattern of a dead line")
     draw.add_argument("--no-future", action="store_true", help="skip the future lines")
-    draw.add_argument("--cell", type=int, default=32, metavar="PX", help="cell size in pixels (default 32)")
+    draw.add_argument("--cell", type=positive_int(256), default=32, metavar="PX", help="cell size in pixels (default 32)")
+    size_args(draw, "draw")
     draw.set_defaults(run=_draw)
 
     report = sub.add_parser("report", help="one self-contained HTML page for a findings store")
     report.add_argument("--db", default="labyrinth.db", metavar="FILE", help="findings store (default ./labyrinth.db)")
     report.add_argument("-o", "--output", default="report.html", metavar="FILE", help="default report.html")
-    report.add_argument("--stats-runs", type=int, default=100, metavar="R",
+    report.add_argument("--stats-runs", type=positive_int(10 ** 6, zero=True), default=100, metavar="R",
                         help="runs per board size for the walk statistics (0: skip; the study used 1000)")
     report.add_argument("--stats-sizes", default="9,11,13,15,17,19,21", metavar="N[,N...]")
-    report.add_argument("--timing", type=int, default=40, metavar="K",
+    report.add_argument("--timing", type=positive_int(10 ** 6, zero=True), default=40, metavar="K",
                         help="states from the store on which every backend is timed (0: skip)")
-    report.add_argument("--time-limit", type=float, default=2.0, metavar="SECONDS", help="per oracle query")
-    report.add_argument("--gallery", type=int, default=60, metavar="K", help="at most K patterns in the gallery")
+    report.add_argument("--time-limit", type=seconds, default=2.0, metavar="SECONDS", help="per oracle query")
+    report.add_argument("--gallery", type=positive_int(10 ** 6, zero=True), default=60, metavar="K", help="at most K patterns in the gallery")
     report.add_argument("--no-progress", action="store_true")
     report.set_defaults(run=_report)
 
     serve = sub.add_parser("serve", help="a local web page to step through a walk (arrow keys, space, Enter)")
     serve.add_argument("--db", metavar="FILE", help="a findings store whose findings open in the viewer")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=positive_int(65535, zero=True), default=8000)
     serve.add_argument("--backend", default="auto", help="oracle backend")
-    serve.add_argument("--time-limit", type=float, default=5.0, metavar="SECONDS", help="per oracle query")
+    serve.add_argument("--time-limit", type=seconds, default=5.0, metavar="SECONDS", help="per oracle query")
     serve.add_argument("--verbose", action="store_true", help="log every request")
     serve.set_defaults(run=_serve)
 
 
 def _draw(args):
-    from labyrinth.engine import parse_state
-    from labyrinth.engine.formats import load_trace
     from labyrinth.view import describe, render, to_png
 
     if (args.input is None) == (args.moves is None):
         raise LabyrinthError("draw: give exactly one of FILE or --moves N:MOVES")
     if args.cell < 8:
         raise LabyrinthError("--cell must be at least 8 pixels", token=str(args.cell))
-    state = parse_state(args.moves, source=args.moves) if args.moves else load_noting(load_trace, Path(args.input))
+    state = (sized_state(args.moves, "draw", args.allow_large) if args.moves
+             else sized_file(Path(args.input), "draw", args.allow_large))
+    if args.cell * state.n > MAX_PICTURE:
+        raise LabyrinthError(f"a {state.n}x{state.n} board at --cell {args.cell} is wider than {MAX_PICTURE} pixels: "
+                             f"use --cell {max(8, MAX_PICTURE // state.n)} or less", token=str(args.cell))
+    if args.output:
+        writable_output(args.output)
     if args.step is not None:
         if not 0 <= args.step <= state.steps:
             raise LabyrinthError(f"--step must be between 0 and {state.steps}", token=str(args.step))
@@ -93,14 +111,8 @@ def _report(args):
     from verify.store import Store
 
     must_exist(args.db)
-    try:
-        sizes = tuple(int(s) for s in args.stats_sizes.split(",") if s.strip())
-    except ValueError:
-        raise LabyrinthError("--stats-sizes: board sizes separated by commas", token=args.stats_sizes) from None
-    from labyrinth.engine.board import Board
-
-    for n in sizes:
-        Board(n)
+    writable_output(args.output)  # before the work: a bad path must not cost it
+    sizes = tuple(board_sizes(args.stats_sizes, "stats"))
     if args.stats_runs < 0 or args.timing < 0 or args.gallery < 0:
         raise LabyrinthError("--stats-runs, --timing and --gallery must not be negative")
 

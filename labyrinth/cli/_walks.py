@@ -8,36 +8,41 @@ from labyrinth.cli._common import (
     progress_bar,
     rule_set,
     rules_args,
+    sized_state,
 )
+from labyrinth.cli._limits import MAX_N, check_size, positive_int, seed, size_args
 from labyrinth.errors import LabyrinthError
 
 
 def register(sub):
     """Add this module's subcommands to the ``labyrinth`` parser."""
     walk = sub.add_parser("walk", help="one seeded random walk under a rule set")
-    walk.add_argument("-n", type=int, required=True, help="board size (odd, >= 3)")
+    walk.add_argument("-n", type=positive_int(MAX_N), required=True, help="board size (odd, >= 3)")
     rules_args(walk)
-    walk.add_argument("--seed", type=int, default=0)
+    walk.add_argument("--seed", type=seed, default=0)
     walk.add_argument("--json", action="store_true")
+    size_args(walk, "walk")
     walk.set_defaults(run=_walk)
 
     enum = sub.add_parser("enumerate", help="every walk in keep-left order: walkthroughs and stuck leaves")
-    enum.add_argument("-n", type=int, help="board size (odd, >= 3), from the start")
+    enum.add_argument("-n", type=positive_int(MAX_N), help="board size (odd, >= 3), from the start")
     enum.add_argument("--moves", "--from", dest="prefix", metavar="N:MOVES",
                       help="enumerate below a saved prefix (--from is the same)")
     rules_args(enum)
     enum.add_argument("--json", action="store_true")
+    size_args(enum, "enumerate")
     enum.add_argument("--no-progress", action="store_true")
     enum.set_defaults(run=_enumerate)
 
     stats = sub.add_parser("stats", help="the study's statistic: walkthroughs completed before the first stuck walk")
     stats.add_argument("-n", required=True, metavar="N[,N...]", help="board sizes, e.g. 9,11,13")
-    stats.add_argument("--runs", type=int, default=1000, help="runs per size (the study used 1000)")
+    stats.add_argument("--runs", type=positive_int(10 ** 9), default=1000, help="runs per size (the study used 1000)")
     rules_args(stats)
-    stats.add_argument("--seed", type=int, default=0)
-    stats.add_argument("--cap", type=int, default=100_000, metavar="K",
+    stats.add_argument("--seed", type=seed, default=0)
+    stats.add_argument("--cap", type=positive_int(10 ** 12), default=100_000, metavar="K",
                        help="stop a run after K walkthroughs (counted as K, reported as censored)")
     stats.add_argument("--json", action="store_true")
+    size_args(stats, "stats")
     stats.add_argument("--no-progress", action="store_true")
     stats.set_defaults(run=_stats)
 
@@ -45,6 +50,7 @@ def register(sub):
 def _walk(args):
     from labyrinth.engine.walker import random_walk
 
+    check_size(args.n, "walk", args.allow_large)
     walk = random_walk(args.n, rule_set(args), args.seed)
     if args.json:
         emit({"state": walk.state.compact(), "outcome": walk.outcome, "stuck_step": walk.stuck_step})
@@ -55,12 +61,15 @@ def _walk(args):
 
 
 def _enumerate(args):
-    from labyrinth.engine import State, parse_state
+    from labyrinth.engine import State
     from labyrinth.engine.walker import enumerate_walks
 
     if (args.n is None) == (args.prefix is None):
         raise LabyrinthError("enumerate: give exactly one of -n N or --moves N:MOVES")
-    start = parse_state(args.prefix, source=args.prefix) if args.prefix else State.from_moves(args.n, "")
+    if args.prefix:
+        start = sized_state(args.prefix, "enumerate", args.allow_large)
+    else:
+        start = State.from_moves(check_size(args.n, "enumerate", args.allow_large), "")
     rules = rule_set(args)
     bar = progress_bar(None, unit="walkthrough", disable=args.no_progress or args.json)
 
@@ -81,7 +90,7 @@ def _enumerate(args):
 def _stats(args):
     from labyrinth.engine.walker import STUDY_7X7_RULES, walk_statistics
 
-    sizes = board_sizes(args.n)
+    sizes = board_sizes(args.n, "stats", args.allow_large)
     if args.runs < 1 or args.cap < 1:
         raise LabyrinthError("--runs and --cap must be at least 1", token=f"{args.runs},{args.cap}")
     rules = rule_set(args)

@@ -31,7 +31,7 @@ class Board:
     __slots__ = ("n", "size", "start", "end", "neighbours", "colour", "targets", "letters")
 
     def __new__(cls, n):
-        return _board(_checked_size(n))
+        return _board(_capped(_checked_size(n)))
 
     @classmethod
     def _build(cls, n):
@@ -101,6 +101,17 @@ def _checked_size(n):
     n = int(n)
     if n < 3 or n % 2 == 0:
         raise BoardSizeError(f"board size must be an odd integer >= 3, got {n}", token=str(n))
+    return n
+
+
+#: The largest board any part of the tool builds (a million cells).
+MAX_N = 1001
+
+
+def _capped(n):
+    if n > MAX_N:
+        raise BoardSizeError(f"board size {n} is beyond the largest board this tool handles ({MAX_N}x{MAX_N})",
+                             token=str(n))
     return n
 
 

@@ -12,6 +12,7 @@ dropped on loading (the :class:`Trace` says so in ``notes``).
 
 import dataclasses
 import re
+import stat
 from pathlib import Path
 
 from labyrinth.engine.board import Board
@@ -175,10 +176,24 @@ def _format_options(opts):
     return ",".join(str(RESEARCH_DIRECTIONS.index(m)) for m in opts or ())
 
 
+#: The largest file read as a position (a 1001x1001 line with its options is about 10 MB).
+MAX_FILE_BYTES = 64 * 2 ** 20
+
+
 def load_trace(path):
-    """Read a research file from disk; errors name the file."""
+    """Read a research file from disk; errors name the file.
+
+    Only regular files up to :data:`MAX_FILE_BYTES` are read (not a device,
+    a pipe or a folder, which could be endless).
+    """
     p = Path(path)
     try:
+        info = p.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise FormatError("not a regular file (a device, pipe or folder is not a position)", source=str(p))
+        if info.st_size > MAX_FILE_BYTES:
+            raise FormatError(f"file of {info.st_size} bytes is larger than a position can be "
+                              f"({MAX_FILE_BYTES // 2 ** 20} MB)", source=str(p))
         text = p.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
         raise FormatError(f"cannot read: {getattr(err, 'strerror', None) or err}", source=str(p)) from None

@@ -145,6 +145,9 @@ def _sizes(text, err):
         raise err(f"sizes must be all, N, N,M or N..M, not {text!r}") from None
     if lo > hi or lo < 3:
         raise err(f"empty or impossible size range {text!r}")
+    even = [v for v in (lo, hi) if v % 2 == 0 and v != 999]
+    if even:
+        raise err(f"sizes are odd (boards are n x n with n odd): {even[0]} in {text!r} would never apply")
     return lo, hi
 
 
@@ -209,6 +212,10 @@ def parse_rules(text, source="<text>"):
             continue
         if raw.startswith("#"):
             continue  # a comment: '#' in the first column (grid rows are indented)
+        if raw[:1].isspace():
+            what = "grid rows follow 'grid:' with no blank line between" if current is not None and \
+                current.get("_grid_line") else "only grid rows are indented"
+            raise err_at(no, f"{stripped.split()[0]!r}: keys start in the first column ({what})")
         stripped = stripped.split(" #", 1)[0].strip()
         key, sep, value = stripped.partition(":")
         key = key.strip()

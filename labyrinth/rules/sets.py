@@ -17,7 +17,7 @@ followed by that file's patterns.
 
 import pathlib
 
-from labyrinth.errors import LabyrinthError, TimeLimitError
+from labyrinth.errors import FormatError, LabyrinthError, TimeLimitError
 from labyrinth.rules.areas import ColourImbalance, CountArea, NearBorder, OlderLine
 from labyrinth.rules.base import RuleSet
 from labyrinth.rules.cshape import CShape
@@ -100,6 +100,21 @@ def _oracle(off, on):
 RULE_SETS = {"default": _default, "fast": _fast, "universal": _universal, "none": _none, "oracle": _oracle}
 
 
+def builtin_names():
+    """Names a user's rule may not take: the rule sets, the universal and optional rules, the shipped patterns."""
+    return (set(RULE_SETS) | {r.name for r in _universal_rules()} | {FutureLines().name}
+            | {r.name for r in library_rules()})
+
+
+def check_names(specs, source):
+    """Refuse a rule of a user's file named like a built-in rule or rule set (blame would be ambiguous)."""
+    taken = builtin_names()
+    for spec in specs:
+        if spec.name in taken:
+            raise FormatError(f"rule name {spec.name!r} is a built-in rule or rule set: choose another",
+                              source=f"{source}:{spec.line}")
+
+
 def get_rule_set(name, off=(), on=()):
     """A rule set by name (or a ``.rule`` file: universal rules + its patterns).
 
@@ -111,6 +126,7 @@ def get_rule_set(name, off=(), on=()):
         rules = RULE_SETS[name](off, on)
     elif name.endswith(".rule"):
         specs = load_rules(name)
+        check_names(specs, name)
         rules = RuleSet(pathlib.Path(name).stem,
                         _universal_rules() + [PatternRule(s) for s in specs] + [FutureLines()], off, on)
     else:

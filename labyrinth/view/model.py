@@ -83,14 +83,17 @@ class StateView:
         The open moves after which a completion still exists.
     witness : str or None
         A completion from the head, as moves.
-    first_dead_step : int or None
-        The smallest number of moves after which the line has no completion.
+    first_dead_step : int, None or "unknown"
+        The smallest number of moves after which the line has no completion
+        ("unknown" when a query ran out of time before it was pinned down).
     pattern : PatternView or None
         The minimal stuck pattern of the first dead state.
     future : tuple
         The future lines: forced pieces of line, each a tuple of (x, y).
     undecided : int
         Oracle queries that ran out of time (the verdict is then partial).
+    undecided_moves : str
+        The free moves whose verdict is unknown (the query ran out of time).
     """
 
     state: object
@@ -105,6 +108,7 @@ class StateView:
     pattern: PatternView = None
     future: tuple = ()
     undecided: int = 0
+    undecided_moves: str = ""
 
     def to_json(self):
         """The view as JSON-ready data (cells as 1-based ``[x, y]``)."""
@@ -116,6 +120,7 @@ class StateView:
             "blame": [b.describe(m) for m, bs in sorted(self.disabled.items()) for b in bs],
             "status": self.status, "feasible": self.feasible, "witness": self.witness,
             "first_dead_step": self.first_dead_step, "undecided": self.undecided,
+            "undecided_moves": self.undecided_moves,
             "pattern": None if self.pattern is None else self.pattern.to_json(),
             "future": [[list(c) for c in piece] for piece in self.future],
         }
@@ -148,7 +153,7 @@ def describe(state, rules=None, oracle=None, *, pattern=True, time_limit=10.0, f
             rules = get_rule_set(rules)
         name, open_, disabled = _ask_rules(state, rules)
     status = feasible = witness = dead_step = None
-    undecided = 0
+    undecided, undecided_moves = 0, ""
     laid = None
     if oracle is not None:
         from oracle import analyse
@@ -158,7 +163,8 @@ def describe(state, rules=None, oracle=None, *, pattern=True, time_limit=10.0, f
         feasible = "".join(m for m in free if m in report.feasible_moves) if status == "alive" else ""
         if status != "alive":
             witness = None
-        if dead_step is not None and pattern is not False:
+        undecided_moves = "".join(m for m in free if m in report.undecided_moves)
+        if isinstance(dead_step, int) and pattern is not False:
             dead = state.prefix(dead_step)
             found = pattern if pattern is not True else stuck_pattern(dead, time_limit=time_limit)
             if found is not None:
@@ -170,7 +176,7 @@ def describe(state, rules=None, oracle=None, *, pattern=True, time_limit=10.0, f
         xy = state.board.xy
         lines = tuple(tuple(xy(c) for c in piece) for piece in future_lines(state).pieces)
     return StateView(state, free, name, open_, disabled, status, feasible, witness, dead_step, laid, lines,
-                     undecided)
+                     undecided, undecided_moves)
 
 
 def _ask_rules(state, rules):

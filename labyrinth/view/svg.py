@@ -165,6 +165,8 @@ def _caption(view):
         text = f"oracle: {view.status}"
         if view.status == "alive":
             text += f", feasible {view.feasible or '-'}"
+        if view.undecided_moves:
+            text += f", undecided {view.undecided_moves} (out of time)"
         if view.first_dead_step is not None:
             text += f", dead since step {view.first_dead_step}"
         lines.append(text)
