@@ -186,6 +186,8 @@ class Store:
         return [_finding_row(r) for r in self.db.execute(sql + " ORDER BY id", args)]
 
     def finding(self, fid):
+        if isinstance(fid, int) and not -2**63 <= fid < 2**63:  # SQLite would raise OverflowError
+            raise StoreError("no such finding", source=self.path, token=str(fid))
         row = self.db.execute("SELECT * FROM findings WHERE id = ?", (fid,)).fetchone()
         if row is None:
             raise StoreError("no such finding", source=self.path, token=str(fid))

@@ -12,6 +12,8 @@ __all__ = ["DELTAS", "MOVES", "Board"]
 MOVES = "UDLR"
 #: Column and row change of each move: U = row - 1, D = row + 1, L = column - 1, R = column + 1.
 DELTAS = ((0, -1), (0, 1), (-1, 0), (1, 0))
+#: the most digits a board size may be written with (int() of a long text is slow; no board is that big)
+_MAX_SIZE_DIGITS = 9
 
 
 class Board:
@@ -93,11 +95,14 @@ class Board:
 
 
 def _checked_size(n):
+    """``n`` as an int, odd and >= 3; text must be ASCII digits (int() would also read "+7", "1_1", "٧")."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        try:
-            n = int(str(n).strip())
-        except ValueError:
-            raise BoardSizeError("board size must be an odd integer >= 3", token=str(n)) from None
+        text = str(n).strip()
+        if not (text.isascii() and text.isdigit()):
+            raise BoardSizeError("board size must be an odd integer >= 3 (the digits 0-9)", token=text[:24])
+        if len(text) > _MAX_SIZE_DIGITS:
+            raise BoardSizeError(f"board size is too large (at most {_MAX_SIZE_DIGITS} digits)", token=text[:24])
+        n = text
     n = int(n)
     if n < 3 or n % 2 == 0:
         raise BoardSizeError(f"board size must be an odd integer >= 3, got {n}", token=str(n))

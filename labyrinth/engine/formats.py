@@ -35,7 +35,9 @@ __all__ = [
 RESEARCH_DIRECTIONS = "DRUL"
 
 _COMPACT = re.compile(r"^\s*([^:\s]+)\s*:\s*([A-Za-z]*)\s*$")
-_CELL = re.compile(r"^(\d+),(\d+)$")
+_CELL = re.compile(r"^([0-9]+),([0-9]+)$")  # ASCII digits: \d would match other scripts' digits too
+#: the most digits of a cell coordinate (no board is that wide; int() of a long text is slow)
+_MAX_COORD_DIGITS = 9
 
 
 def parse_compact(text, *, source=None):
@@ -132,7 +134,7 @@ def parse_trace(text, *, source="<text>"):
                 first = opts
             else:
                 options.append(_parse_options(opts, where, source))
-            cells.append((int(m.group(1)), int(m.group(2))))
+            cells.append(_cell(m, where, source, tok))
         elif i == len(tokens) - 1 and i > 0:
             options.append(_parse_options(tok, where, source))  # the trail
         else:
@@ -145,13 +147,21 @@ def parse_trace(text, *, source="<text>"):
     return Trace(state, tuple(options), first=first, notes=tuple(notes))
 
 
+def _cell(match, where, source, token):
+    """The (x, y) of a matched ``X,Y``; a coordinate too long for any board is a one-line error."""
+    if max(len(match.group(1)), len(match.group(2))) > _MAX_COORD_DIGITS:
+        raise FormatError(f"{where}: coordinate too large (at most {_MAX_COORD_DIGITS} digits)", source=source,
+                          token=token[:24])
+    return int(match.group(1)), int(match.group(2))
+
+
 def _parse_legacy(board, tokens, source, notes):
     cells = []
     for i, tok in enumerate(tokens):
         m = _CELL.match(tok)
         if not m:
             raise FormatError(f"token {i + 1}: expected X,Y", source=source, token=tok)
-        cells.append((int(m.group(1)), int(m.group(2))))
+        cells.append(_cell(m, f"token {i + 1}", source, tok))
     if cells[0] != (1, 1):
         raise FormatError("the first cell must be 1,1", source=source, token=tokens[0])
     state = State.from_cells(board, cells, source=source)

@@ -4,8 +4,11 @@ Routes: ``GET /`` the page (``static/viewer.html``, one file with inline CSS
 and JavaScript); ``GET /api/meta``, ``GET /api/view?state=N:MOVES&rules=R``,
 ``POST /api/load`` (JSON ``{"text": ..., "rules": ...}``), ``GET /api/findings``
 and ``GET /api/finding?id=K``. Answers are JSON; bad input is a 400 with
-``{"error": message}``, which the page shows: a user's mistake is never a
-server error. Binds 127.0.0.1 unless told otherwise.
+``{"error": message}`` (411 without a Content-Length, 413 for a body over
+:data:`MAX_BODY`), which the page shows: a user's mistake is never a server
+error, and no request drops the connection. Requests run in their own
+threads and a slow one holds only its own oracle. Binds 127.0.0.1 unless told
+otherwise.
 """
 
 import json
@@ -16,9 +19,18 @@ from importlib import resources
 from urllib.parse import parse_qs, urlsplit
 
 from labyrinth.errors import LabyrinthError
-from labyrinth.view.viewer import MAX_TEXT, Viewer
+from labyrinth.view.viewer import _DIGITS, Viewer, _clip
 
-__all__ = ["ViewerServer", "make_server", "page"]
+__all__ = ["BACKLOG", "MAX_BODY", "REQUEST_TIMEOUT", "ViewerServer", "make_server", "page"]
+
+#: the largest request body accepted, in bytes (a load box's text is at most MAX_TEXT characters, plus JSON)
+MAX_BODY = 1 << 20
+#: connections waiting to be accepted (the listen backlog): a burst of clients queues instead of being reset
+BACKLOG = 128
+#: seconds a client may take to send its request (a stalled one is dropped, not waited for)
+REQUEST_TIMEOUT = 30
+#: bytes already sent by a client that an early error answer reads and drops, so closing does not reset it
+_DRAIN_BYTES = 1 << 16
 
 
 def page():
@@ -30,6 +42,7 @@ class ViewerServer(ThreadingHTTPServer):
     """A threading HTTP server carrying one :class:`Viewer` (``.viewer``); ``url`` is where it listens."""
 
     daemon_threads = True
+    request_queue_size = BACKLOG
 
     def __init__(self, address, viewer, *, quiet=True):
         self.viewer = viewer
@@ -46,6 +59,13 @@ class ViewerServer(ThreadingHTTPServer):
         t = threading.Thread(target=self.serve_forever, name="labyrinth-viewer", daemon=True)
         t.start()
         return t
+
+    def handle_error(self, request, client_address):
+        """One line, not a traceback, for an error that escaped a handler; a client that left is not one."""
+        err = sys.exc_info()[1]
+        if isinstance(err, (ConnectionError, TimeoutError)):
+            return
+        sys.stderr.write(f"labyrinth serve: internal error with {client_address[0]}: {type(err).__name__}: {err}\n")
 
     def server_close(self):
         super().server_close()
@@ -65,12 +85,33 @@ def make_server(db=None, *, host="127.0.0.1", port=8000, backend="auto", time_li
 
 class _Handler(BaseHTTPRequestHandler):
     server_version = "labyrinth-viewer"
+    timeout = REQUEST_TIMEOUT
+    _answered = False
 
     def log_message(self, fmt, *args):
         if not self.server.quiet:
             sys.stderr.write("%s - %s\n" % (self.address_string(), fmt % args))
 
     def do_GET(self):
+        self._guarded(self._get)
+
+    def do_POST(self):
+        self._guarded(self._post)
+
+    def _guarded(self, route):
+        """Run a route so that nothing escapes: an unexpected error is a 500 answer, a client gone is let go."""
+        self._answered = False
+        try:
+            route()
+        except (ConnectionError, TimeoutError):
+            self.close_connection = True
+        except Exception as err:  # a genuine bug: answer it rather than drop the connection
+            self.close_connection = True
+            self.log_error("internal error: %r", err)
+            if not self._answered:
+                self._json(500, {"error": f"internal error: {type(err).__name__}: {err}"})
+
+    def _get(self):
         url = urlsplit(self.path)
         query = {k: v[-1] for k, v in parse_qs(url.query).items()}
         viewer = self.server.viewer
@@ -85,39 +126,87 @@ class _Handler(BaseHTTPRequestHandler):
             "/api/finding": lambda: viewer.finding(query.get("id")),
         }
         if url.path not in routes:
-            return self._json(404, {"error": f"no such page: {url.path}"})
+            return self._json(404, {"error": f"no such page: {_clip(url.path)}"})
         self._answer(routes[url.path])
 
-    def do_POST(self):
+    def _post(self):
         url = urlsplit(self.path)
         if url.path != "/api/load":
-            return self._json(404, {"error": f"no such page: {url.path}"})
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > 4 * MAX_TEXT:
-            return self._json(413, {"error": "the text is too long"})
-        raw = self.rfile.read(length)
+            self._drain()
+            return self._json(404, {"error": f"no such page: {_clip(url.path)}"})
+        raw = self._body()
+        if raw is None:
+            return
         try:
             body = json.loads(raw.decode("utf-8") or "{}")
-            if not isinstance(body, dict):
-                raise ValueError("not an object")
-        except (UnicodeDecodeError, ValueError):
+        except (UnicodeDecodeError, ValueError, RecursionError):  # RecursionError: nested too deeply
+            return self._json(400, {"error": "the request is not a JSON object"})
+        if not isinstance(body, dict):
             return self._json(400, {"error": "the request is not a JSON object"})
         self._answer(lambda: self.server.viewer.load(body.get("text"), body.get("rules")))
+
+    def _body(self):
+        """The request body, its Content-Length checked first (ASCII digits, at most MAX_BODY); None once answered."""
+        if self.headers.get("Transfer-Encoding"):
+            self._drain()
+            self._json(411, {"error": "send the body with a Content-Length (no Transfer-Encoding)"})
+            return None
+        length = self.headers.get("Content-Length")
+        if length is None:
+            self._drain()
+            self._json(411, {"error": "a POST needs a Content-Length header"})
+            return None
+        length = length.strip()
+        if not _DIGITS.fullmatch(length):
+            self._drain()
+            self._json(400, {"error": f"Content-Length must be a number of bytes (digits 0-9), got {_clip(length)!r}"})
+            return None
+        if len(length.lstrip("0")) > len(str(MAX_BODY)) or int(length) > MAX_BODY:
+            self._drain()
+            self._json(413, {"error": f"the request body is too large ({_clip(length)} bytes, at most {MAX_BODY})"})
+            return None
+        size = int(length)
+        try:
+            raw = self.rfile.read(size)
+        except TimeoutError:
+            self._json(408, {"error": f"the request body did not arrive within {REQUEST_TIMEOUT} s"})
+            return None
+        if len(raw) < size:
+            self._json(400, {"error": f"the request body ended early ({len(raw)} of {size} bytes)"})
+            return None
+        return raw
+
+    def _drain(self):
+        """Read and drop what the client already sent (a little, briefly), so the close does not reset it."""
+        self.close_connection = True
+        try:
+            self.connection.settimeout(0.1)
+            left = _DRAIN_BYTES
+            while left > 0:
+                chunk = self.rfile.read1(min(left, 8192))
+                if not chunk:
+                    break
+                left -= len(chunk)
+        except (OSError, ValueError):
+            pass
+        finally:
+            try:
+                self.connection.settimeout(self.timeout)
+            except OSError:
+                pass
 
     def _answer(self, work):
         try:
             out = work()
         except LabyrinthError as err:
             return self._json(400, {"error": str(err)})
-        except Exception as err:  # never a bare server error: the page shows what went wrong
-            self.log_error("internal error: %r", err)
-            return self._json(500, {"error": f"internal error: {type(err).__name__}: {err}"})
         self._json(200, out)
 
     def _json(self, code, obj):
         self._send(code, json.dumps(obj).encode("utf-8"), "application/json")
 
     def _send(self, code, data, kind):
+        self._answered = True
         self.send_response(code)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(data)))
@@ -125,5 +214,6 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         try:
             self.wfile.write(data)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the page moved on (a newer step) before this answer arrived
+        except (ConnectionError, TimeoutError):
+            self.close_connection = True  # the page moved on (a newer step) before this answer arrived
+
