@@ -47,6 +47,7 @@ BAD_INPUTS = [
     (["unrank", "-n", "7", "1" * 5000], "non-negative integer"),
     (["sample", "-n", "21"], "--allow-large"),
     (["rules", "mine", "-n", "100001"], "-n"),
+    (["rules", "mine", "-n", "9"], "sizes 3, 5 and 7"),
     # numbers, at the parser
     (["walk", "-n", "7", "--seed", "99999999999999999999999"], "--seed"),
     (["walk", "-n", "7", "--seed", "-1"], "--seed"),

@@ -198,6 +198,9 @@ def _rules_mine(args):
     from labyrinth.rules.mining import format_rules, mine
 
     Board(args.n)
+    if args.n > 7:
+        raise LabyrinthError("rules mine audits every walk of the board: sizes 3, 5 and 7 (9x9 alone would take "
+                             "days)", source=f"-n {args.n}")
     if not 1 <= args.radius <= 3:
         raise LabyrinthError("--radius must be 1, 2 or 3", token=str(args.radius))
     rules = rule_set(args)

@@ -1,0 +1,280 @@
+"""The adversarial table of issue 18: bad inputs through every subcommand, hostile viewer requests, killed campaigns.
+
+Each bad input runs as a user would run it (a subprocess, 60 s limit) and is
+classed: ``one-line`` (exit 2, one line on stderr, no traceback: the promise),
+``traceback``, ``hang`` (past the limit), ``other`` (any other outcome, shown).
+Viewer requests go to a server on 127.0.0.1 only. Writes the markdown table to
+``reports/RELIABILITY.md`` (``--output``) and prints it.
+
+    python bench/adversarial.py            # about 5 minutes on 2 cores
+"""
+
+import argparse
+import json
+import os
+import platform
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "data" / "corpus"
+CLI = [sys.executable, "-m", "labyrinth.cli"]
+LIMIT = 60.0
+
+SUBCOMMANDS_WITH_STATE = ["check", "explain", "draw", "minimize", "count", "rank"]
+SUBCOMMANDS_WITH_N = [("walk", []), ("enumerate", []), ("stats", []), ("unrank", ["0"]), ("sample", []),
+                      ("audit", ["--walks", "1"]), ("rules mine", [])]
+BAD_SIZES = ["99999999999999999999", "+7", "1_1", "\u0667", "8", "1", "0", "-7", "2001", "100001", "301"]
+BAD_STATES = ["7:RRX", "7:LL", "7:RRRRRRR", "7:RDRDRDRDRDRDRDRDRDRD", ":R", "7:", "7", "7;RR", "7:R R", "7|x"]
+
+
+def _cases(tmp):
+    """(category, argv) for every bad input."""
+    cases = []
+    for cmd in SUBCOMMANDS_WITH_STATE:
+        for size in BAD_SIZES:
+            cases.append(("sizes", [cmd, "--moves", f"{size}:R"]))
+        for text in BAD_STATES:
+            cases.append(("state text", [cmd, "--moves", text]))
+    for cmd, extra in SUBCOMMANDS_WITH_N:
+        for size in BAD_SIZES:
+            cases.append(("sizes", [*cmd.split(), "-n", size, *extra]))
+    numbers = {
+        "--seed": ["99999999999999999999999", "-1", "1.5", "x"],
+        "--time-limit": ["nan", "inf", "0", "-1", "1e999", "x"],
+    }
+    for opt, values in numbers.items():
+        for v in values:
+            cases.append(("numbers", ["walk", "-n", "7", opt, v] if opt == "--seed"
+                          else ["check", "--moves", "7:RR", opt, v]))
+            cases.append(("numbers", ["audit", "-n", "7", "--walks", "1", opt, v, "--db", f"{tmp}/n.db"]))
+    for opt, v in [("--walks", "0"), ("--walks", "-3"), ("--jobs", "0"), ("--jobs", "99999"), ("--split", "-1"),
+                   ("--pattern-time-limit", "nan"), ("--patterns", "x")]:
+        cases.append(("numbers", ["audit", "-n", "7", "--walks", "1", opt, v, "--db", f"{tmp}/n.db"]))
+    for opt, v in [("--cell", "100000"), ("--cell", "0"), ("--step", "-1"), ("--step", "999")]:
+        cases.append(("numbers", ["draw", "--moves", "7:RR", opt, v]))
+    cases += [("numbers", ["serve", "--port", "70000"]), ("numbers", ["stats", "-n", "7", "--runs", "0"]),
+              ("numbers", ["findings", "show", "99999999999999999999999", "--db", f"{tmp}/n.db"])]
+    no_dir = f"{tmp}/no/such/dir"
+    cases += [
+        ("paths", ["rules", "mine", "-n", "5", "-o", f"{no_dir}/m.rule"]),
+        ("paths", ["audit", "--trace", str(CORPUS / "9_198.txt"), "--report", f"{no_dir}/r.md", "--db", f"{tmp}/p.db"]),
+        ("paths", ["report", "-o", f"{no_dir}/r.html", "--db", f"{tmp}/n.db"]),
+        ("paths", ["draw", "--moves", "7:RR", "-o", f"{no_dir}/x.svg"]),
+        ("paths", ["draw", "--moves", "101:R", "--cell", "256", "--png", "-o", f"{tmp}/x.png"]),
+        ("paths", ["check", "/dev/zero"]),
+        ("paths", ["check", f"{tmp}/missing.txt"]),
+        ("paths", ["check", tmp]),
+        ("paths", ["count", "/dev/null"]),
+        ("paths", ["rules", "lint", "/dev/zero"]),
+        ("paths", ["findings", "list", "--db", f"{tmp}/missing.db"]),
+        ("paths", ["findings", "list", "--db", f"{tmp}/unrelated.sqlite"]),
+        ("paths", ["findings", "list", "--kind", "nosuch", "--db", f"{tmp}/n.db"]),
+    ]
+    rules = {
+        "even": "name: even-size\nsizes: 8\ngrid:\n  ? x ?\n  ? H ?\n",
+        "clash": "name: c-shape\ngrid:\n  ? x ?\n  ? H ?\n",
+        "indented": "name: indented\n  grid:\n  ? x ?\n  ? H ?\n",
+        "nohead": "name: nohead\ngrid:\n  ? x ?\n  ? . ?\n",
+        "symbol": "name: sym\ngrid:\n  ? Z ?\n  ? H ?\n",
+        "empty": "",
+    }
+    for name, text in rules.items():
+        p = Path(tmp) / f"{name}.rule"
+        p.write_text(text)
+        cases.append(("rule files", ["rules", "lint", str(p), "--no-soundness"]))
+        cases.append(("rule files", ["audit", "-n", "7", "--walks", "1", "--rules", str(p), "--db", f"{tmp}/r.db"]))
+    for name in ["nosuch", "default,x"]:
+        cases.append(("rule names", ["walk", "-n", "7", "--rules", name]))
+        cases.append(("rule names", ["walk", "-n", "7", "--off", name]))
+    bad = Path(tmp) / "bad.txt"
+    bad.write_text("9|1-1,1;0,1-2,1\n")
+    cases.append(("research files", ["check", str(bad)]))
+    return cases
+
+
+def _classify(proc_or_none, seconds):
+    if proc_or_none is None:
+        return "hang", f"over {LIMIT:.0f} s"
+    err = proc_or_none.stderr
+    if "Traceback" in err:
+        return "traceback", err.strip().splitlines()[-1][:100]
+    lines = err.strip().splitlines()
+    if proc_or_none.returncode == 2 and len(lines) == 1:
+        return "one-line", lines[0][:100]
+    return "other", f"exit {proc_or_none.returncode}: {' | '.join(lines)[:100]}"
+
+
+def run_inputs(tmp):
+    (Path(tmp) / "unrelated.sqlite").write_bytes(b"SQLite format 3\x00" + b"\x00" * 100)
+    rows = []
+    for category, argv in _cases(tmp):
+        t0 = time.perf_counter()
+        try:
+            proc = subprocess.run([*CLI, *argv], capture_output=True, text=True, timeout=LIMIT, cwd=tmp)
+        except subprocess.TimeoutExpired:
+            proc = None
+        kind, detail = _classify(proc, time.perf_counter() - t0)
+        rows.append((category, " ".join(argv).replace(tmp, "TMP"), kind, detail.replace(tmp, "TMP")))
+    return rows
+
+
+def run_viewer(tmp):
+    """Hostile requests at a viewer on 127.0.0.1: (request, status or failure)."""
+    port = _free_port()
+    server = subprocess.Popen([*CLI, "serve", "--port", str(port)], cwd=tmp,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(1200):
+            try:
+                urllib.request.urlopen(base + "/api/meta", timeout=2).read()
+                break
+            except OSError:
+                time.sleep(0.1)
+        q = urllib.parse.quote
+        gets = [f"/api/view?state={q(s)}" for s in ["+99999999999999999999:R", "1_000_001:R", "\u00b2:R", "+101:R",
+                                                      "301:R", "7:RRX", "", "7:" + "R" * 5000]]
+        gets += [f"/api/finding?id={q(i)}" for i in ["99999999999999999999999", "\u0667", "-1", "x", ""]]
+        gets += ["/api/view?state=7:RR&rules=nosuch", "/nosuch", "/api/view"]
+        rows = [(f"GET {g[:60]}", _status(base + g)) for g in gets]
+        for body in [b'{"text": "+99999999999999999999:R"}', b'{"text": "1_000_001:R"}', b"[" * 100000 + b"]" * 100000,
+                     b"not json", b'{"text": 5}', b"{}"]:
+            rows.append((f"POST /api/load {body[:40]!r}", _status(base + "/api/load", body)))
+        for raw in [b"POST /api/load HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",
+                    b"POST /api/load HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999\r\n\r\n",
+                    b"POST /api/load HTTP/1.1\r\nHost: x\r\n\r\n"]:
+            header = raw.split(b"\r\n")[2][:40]
+            rows.append((f"raw {header!r}", _raw(port, raw)))
+        alive = _status(base + "/api/meta")
+        rows.append(("GET /api/meta afterwards", alive))
+        return rows, server
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def _status(url, body=None):
+    try:
+        req = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"} if body else {})
+        with urllib.request.urlopen(req, timeout=LIMIT) as r:
+            return str(r.status)
+    except urllib.error.HTTPError as e:
+        return str(e.code)
+    except OSError as e:
+        return f"failed: {type(e).__name__}"
+
+
+def _raw(port, data):
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=LIMIT) as s:
+            s.sendall(data)
+            reply = s.recv(200)
+    except OSError as e:
+        return f"failed: {type(e).__name__}"
+    return reply.split(b" ", 2)[1].decode() if reply.startswith(b"HTTP/") else f"failed: {reply[:30]!r}"
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run_killed_campaign(tmp):
+    """SIGKILL a --jobs 2 audit mid-run; are its workers gone, and does --resume finish with nothing lost?"""
+    db = f"{tmp}/kill.db"
+    args = [*CLI, "audit", "-n", "21", "--walks", "60", "--seed", "1", "--jobs", "2", "--no-patterns", "--db", db]
+    proc = subprocess.Popen(args, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(25)
+    children = _children(proc.pid)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    time.sleep(5)
+    left = [c for c in children if Path(f"/proc/{c}").exists() and "zombie" not in _state(c)]
+    resumed = subprocess.run([*args, "--resume"], cwd=tmp, capture_output=True, text=True, timeout=1800)
+    return {"workers before the kill": len(children), "workers alive 5 s after": len(left),
+            "resume exit": resumed.returncode, "resume says": resumed.stdout.strip().splitlines()[:2]}
+
+
+def _children(pid):
+    out = []
+    for p in Path("/proc").iterdir():
+        if p.name.isdigit():
+            try:
+                fields = (p / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(p.name))
+    return out
+
+
+def _state(pid):
+    try:
+        return (Path(f"/proc/{pid}/status").read_text().split("State:")[1].splitlines()[0]).lower()
+    except (OSError, IndexError):
+        return "gone"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--output", default=str(ROOT / "reports" / "RELIABILITY.md"))
+    ap.add_argument("--skip-kill", action="store_true", help="leave out the killed-campaign check")
+    args = ap.parse_args()
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        inputs = run_inputs(tmp)
+        viewer, _ = run_viewer(tmp)
+        killed = None if args.skip_kill else run_killed_campaign(tmp)
+    seconds = time.perf_counter() - t0
+    text = _markdown(inputs, viewer, killed, seconds)
+    Path(args.output).write_text(text, encoding="utf-8")
+    print(text)
+
+
+def _markdown(inputs, viewer, killed, seconds):
+    cats = sorted({c for c, *_ in inputs})
+    kinds = ["one-line", "traceback", "hang", "other"]
+    lines = ["# Reliability: the adversarial table", "",
+             f"Made by `python bench/adversarial.py` ({seconds / 60:.1f} min, {platform.machine()}, "
+             f"{os.cpu_count()} cores, Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}). "
+             "Every bad input runs as a user would run it, with a 60 s limit; the promise is `one-line`: exit "
+             "status 2 and one line on stderr naming the input and the reason, no traceback.", "",
+             "## Bad inputs by category", "", "| category | inputs | " + " | ".join(kinds) + " |",
+             "|---|---:|" + "---:|" * len(kinds)]
+    for c in cats:
+        mine = [k for cc, _, k, _ in inputs if cc == c]
+        lines.append(f"| {c} | {len(mine)} | " + " | ".join(str(mine.count(k)) for k in kinds) + " |")
+    total = [k for _, _, k, _ in inputs]
+    lines.append(f"| **all** | {len(total)} | " + " | ".join(str(total.count(k)) for k in kinds) + " |")
+    odd = [(c, a, k, d) for c, a, k, d in inputs if k != "one-line"]
+    lines += ["", "Inputs not answered in one line:" if odd else "Every input got its one-line answer.", ""]
+    lines += [f"- `{a}`: {k}: {d}" for _, a, k, d in odd]
+    statuses = [s for _, s in viewer]
+    lines += ["", "## Viewer server (127.0.0.1)", "",
+              f"{len(viewer)} hostile requests; HTTP 500: {sum(s == '500' for s in statuses)}; dropped connections: "
+              f"{sum(s.startswith('failed') for s in statuses)}; the server answered `/api/meta` afterwards: "
+              f"{viewer[-1][1] == '200'}.", "", "| request | status |", "|---|---|"]
+    lines += [f"| `{r.replace('|', '/')}` | {s} |" for r, s in viewer]
+    if killed is not None:
+        lines += ["", "## A killed campaign", "",
+                  "`audit -n 21 --walks 60 --jobs 2` killed with SIGKILL after 25 s, then `--resume`d:", ""]
+        lines += [f"- {k}: {v}" for k, v in killed.items()]
+    lines += ["", "Sample lines (the first input of each category):", ""]
+    for c in cats:
+        first = next((a, d) for cc, a, k, d in inputs if cc == c)
+        lines.append(f"- `{first[0]}` → {first[1]}")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    main()
