@@ -10,6 +10,7 @@ __all__ = [
     "FormatError",
     "LabyrinthError",
     "PathError",
+    "ToggleSizeError",
 ]
 
 
@@ -52,3 +53,7 @@ class FormatError(LabyrinthError):
 
 class BackendError(LabyrinthError):
     """An oracle backend that does not exist or cannot run here."""
+
+
+class ToggleSizeError(LabyrinthError):
+    """A toggle-squares board size that is not an integer >= 1, or past the size policy."""

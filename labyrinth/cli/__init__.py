@@ -6,13 +6,13 @@ Each subcommand family lives in its own module with a ``register(sub)`` function
 import argparse
 import sys
 
-from labyrinth.cli import _check, _count, _regress, _rules, _verify, _view, _walks
+from labyrinth.cli import _check, _count, _regress, _rules, _toggle, _verify, _view, _walks
 from labyrinth.cli._common import EXIT_BAD_INPUT
 from labyrinth.errors import LabyrinthError
 
 __all__ = ["main"]
 
-_FAMILIES = (_check, _walks, _count, _rules, _verify, _regress, _view)
+_FAMILIES = (_check, _walks, _count, _rules, _verify, _regress, _view, _toggle)
 
 
 def main(argv=None):
