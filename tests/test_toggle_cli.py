@@ -11,7 +11,7 @@ import pytest
 from labyrinth.cli import main
 from labyrinth.puzzles.toggle import gf2, parse_board
 
-SOLVE_KEYS = {"source", "n", "goal", "on", "solvable", "press_count", "presses", "minimum", "lower_bound", "method",
+SOLVE_KEYS = {"source", "n", "dimensions", "goal", "on", "solvable", "press_count", "presses", "minimum", "lower_bound", "method",
               "solutions_log2", "seconds"}
 
 
@@ -53,6 +53,40 @@ def test_solve_minimum_json_from_stdin(capsys, monkeypatch):
     assert code == 0 and set(obj) == SOLVE_KEYS
     assert obj["solvable"] and obj["minimum"] == "proven" and obj["press_count"] == 1 == obj["lower_bound"]
     assert obj["presses"] == [[1, 1]] and obj["solutions_log2"] == 9 and obj["source"] == "<stdin>"
+
+
+@pytest.mark.parametrize("n", range(2, 12))
+def test_one_row_is_a_one_d_board_solved_to_its_minimum(n, board_file, capsys):
+    """Lemmas 1-2's boards: the presses solve the row, and no press set with fewer presses does."""
+    rng = np.random.default_rng(n)
+    for goal in ("off", "on"):
+        cells = rng.integers(0, 2, n, dtype=np.uint8)
+        code, out, _ = call(["toggle", "solve", board_file("".join(map(str, cells)) + "\n"), "--minimum", "--json",
+                             "--goal", goal], capsys)
+        obj = json.loads(out)
+        assert code == 0 and obj["dimensions"] == 1 and obj["n"] == n
+        target = cells ^ (goal == "on")
+        solvable = []
+        for mask in range(1 << n):
+            x = np.array([(mask >> j) & 1 for j in range(n)], dtype=np.uint8)
+            toggled = x.copy()
+            toggled[1:] ^= x[:-1]
+            toggled[:-1] ^= x[1:]
+            if np.array_equal(toggled, target):
+                solvable.append(mask)
+        assert obj["solvable"] == bool(solvable)
+        if solvable:
+            assert len(solvable) == 2 ** obj["solutions_log2"] == (2 if n % 3 == 2 else 1)
+            mask = sum(1 << (c - 1) for r, c in obj["presses"])
+            assert mask in solvable and obj["minimum"] == "proven"
+            assert obj["press_count"] == min(s.bit_count() for s in solvable)
+
+
+def test_one_row_text_output(board_file, capsys):
+    code, out, _ = call(["toggle", "solve", board_file("10000\n")], capsys)
+    assert code == 0 and out.splitlines()[0].endswith("1-D, 5 cells, 1 cell on, goal off: NOT solvable")
+    code, out, _ = call(["toggle", "solve", board_file("1 0 0 0\n")], capsys)
+    assert code == 0 and "1-D, 4 cells" in out and out.splitlines()[-1] == "1011"  # 1 toggles 1-2, 3 toggles 2-4, 4 toggles 3-4
 
 
 def test_unsolvable_state_is_an_answer_not_an_error(board_file, capsys):
@@ -173,6 +207,7 @@ def test_draw_board_and_solution(board_file, tmp_path, capsys):
     (["toggle", "solve", "--random", "-n", "5", "-o", "{d}/no/such/x.txt"], None, "no such folder"),
     (["toggle", "solve", "--random", "-n", "5", "-o", "{d}"], None, "folder"),
     (["toggle", "solve"], None, "STATE"),
+    (["toggle", "solve", "{f}", "-n", "3"], "1\n", "-n N goes with --random"),
     (["toggle", "solve", "--all", "-n", "6"], None, "5x5"),
     (["toggle", "solve", "--worst", "-n", "14"], None, "11x11"),
     (["toggle", "algorithm", "sideways", "{f}"], "1\n", "sideways"),

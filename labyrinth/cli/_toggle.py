@@ -20,7 +20,7 @@ PRINT_LIMIT = 64
 #: the audit's largest board without --allow-large (minima of 3k+2 boards past 47x47 go to CP-SAT)
 AUDIT_LIMIT = 32
 AUDIT_LARGE_LIMIT = 128
-#: theorems --max-n at most this (~1 min per 400 sizes on two cores)
+#: theorems --max-n at most this (the eliminations grow as N^4: ~3 s for 200, ~15 s for 400, minutes for 1000)
 THEOREMS_LIMIT = 1000
 #: --time-limit at most a day
 TIME_LIMIT_MAX = 86_400
@@ -48,7 +48,7 @@ def register(sub):
     tsub = toggle.add_subparsers(dest="toggle_command", required=True, parser_class=_Parser, metavar="COMMAND")
 
     solve = tsub.add_parser("solve", help="solvable?, one solution, and with --minimum the fewest presses, proven")
-    _state_args(solve)
+    _state_args(solve, line=True)
     solve.add_argument("--goal", choices=("off", "on"), default="off", help="every cell off (default) or on")
     solve.add_argument("--minimum", action="store_true", help="a solution with the fewest presses, proven minimal")
     solve.add_argument("--method", choices=("auto", "enumerate", "cpsat", "brute"), default="auto",
@@ -87,8 +87,9 @@ def register(sub):
     algo.set_defaults(run=_algorithm)
 
     th = tsub.add_parser("theorems", help="the document's claims checked by computation for every n up to N")
-    th.add_argument("--max-n", type=_theorem_size, default=60, metavar="N", help=f"(default 60, at most "
-                                                                                 f"{THEOREMS_LIMIT})")
+    th.add_argument("--max-n", type=_theorem_size, default=60, metavar="N",
+                    help=f"every n from 1 to N (default 60, at most {THEOREMS_LIMIT}; ~3 s for 200, ~15 s for 400, "
+                         "minutes for 1000)")
     th.add_argument("--algorithms-max-n", type=_theorem_size, default=40, metavar="N",
                     help="Theorems 3-5 (the algorithms) checked up to this size (default 40)")
     th.add_argument("--table-max-n", type=_theorem_size, default=30, metavar="N",
@@ -185,8 +186,10 @@ def _sizes(text):
     return sorted(set(sizes))
 
 
-def _state_args(p):
-    p.add_argument("state", nargs="?", metavar="STATE", help="a file of 0/1 rows (one row per line), - for stdin")
+def _state_args(p, line=False):
+    more = "; a single row is a 1-D board" if line else ""
+    p.add_argument("state", nargs="?", metavar="STATE",
+                   help=f"a file of 0/1 rows (one row per line), - for stdin{more}")
     p.add_argument("--random", action="store_true", help="a random solvable state instead (with -n, --seed)")
     p.add_argument("-n", type=_size, metavar="N", help="board size for --random, --all, --worst")
     p.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed for --random (default 0)")
@@ -223,8 +226,8 @@ def _write(path, data):
         raise LabyrinthError(f"cannot write: {err.strerror or err}", source=path) from None
 
 
-def _load_state(args, command, goal="off"):
-    """``(label, Board)`` from STATE or --random -n N --seed S."""
+def _load_state(args, command, goal="off", allow_line=False):
+    """``(label, Board)`` from STATE or --random -n N --seed S (with ``allow_line``, a one-row STATE is a ``Line``)."""
     from labyrinth.puzzles.toggle.board import check_size, random_solvable, read_board
 
     if args.random:
@@ -236,8 +239,10 @@ def _load_state(args, command, goal="off"):
         return f"random {n}x{n} (seed {args.seed})", random_solvable(n, args.seed, goal)
     if args.state is None:
         raise LabyrinthError(f"{command}: give STATE (a file of 0/1 rows, - for stdin) or --random -n N")
+    if args.n is not None:
+        raise LabyrinthError(f"{command}: -n N goes with --random (a STATE has its own size)")
     label = "<stdin>" if args.state == "-" else args.state
-    return label, read_board(args.state, allow_large=args.allow_large)
+    return label, read_board(args.state, allow_large=args.allow_large, allow_line=allow_line)
 
 
 def _cells(k):
@@ -279,29 +284,35 @@ def _solve(args):
             raise LabyrinthError("toggle solve: --all and --worst need -n N")
         n = check_size(args.n, allow_large=args.allow_large, source="-n")
         return _solve_all(args, n) if args.all else _solve_worst(args, n)
-    from labyrinth.puzzles.toggle.solve import MINIMUM_LIMIT, solve
+    from labyrinth.puzzles.toggle.board import Line
+    from labyrinth.puzzles.toggle.solve import MINIMUM_LIMIT, solve, solve_line_state
 
-    label, state = _load_state(args, "toggle solve", args.goal)
+    label, state = _load_state(args, "toggle solve", args.goal, allow_line=True)
     n = state.n
-    if args.minimum and n % 3 == 2 and n > MINIMUM_LIMIT and not args.allow_large:
+    line = isinstance(state, Line)
+    shape = f"1-D, {n} cells" if line else f"{n}x{n}"
+    if line:
+        sol = solve_line_state(state, args.goal, minimum=args.minimum)
+    elif args.minimum and n % 3 == 2 and n > MINIMUM_LIMIT and not args.allow_large:
         raise LabyrinthError(f"--minimum on a 3k+2 board is searched up to {MINIMUM_LIMIT}x{MINIMUM_LIMIT} "
                              "(--allow-large to try CP-SAT beyond)", source=f"{n}x{n}")
-    if args.method == "brute" and n % 3 == 2 and n > 14:
+    elif args.method == "brute" and n % 3 == 2 and n > 14:
         raise LabyrinthError("--method brute tries every kernel element: boards up to 14x14", source=f"{n}x{n}")
-    sol = solve(state, args.goal, minimum=args.minimum, time_limit=args.time_limit, method=args.method,
-                allow_large=args.allow_large)
+    else:
+        sol = solve(state, args.goal, minimum=args.minimum, time_limit=args.time_limit, method=args.method,
+                    allow_large=args.allow_large)
     if args.output and sol.presses is not None:
         _write(args.output, sol.presses.text())
     listed = sol.presses is not None and n <= PRINT_LIMIT
     if args.json:
-        emit({"source": label, "n": n, "goal": args.goal, "on": state.count(), "solvable": sol.solvable,
+        emit({"source": label, "n": n, "dimensions": 1 if line else 2, "goal": args.goal, "on": state.count(), "solvable": sol.solvable,
               "press_count": None if sol.presses is None else sol.presses.count(),
               "presses": [list(p) for p in sol.presses.positions()] if listed else None,
               "minimum": sol.minimum, "lower_bound": sol.lower_bound, "method": sol.method,
               "solutions_log2": sol.solutions_log2, "seconds": round(sol.seconds, 3)})
     else:
         verdict = "solvable" if sol.solvable else "NOT solvable"
-        print(f"{label}: {n}x{n}, {_cells(state.count())} on, goal {args.goal}: {verdict}")
+        print(f"{label}: {shape}, {_cells(state.count())} on, goal {args.goal}: {verdict}")
         if not sol.solvable:
             print(f"why: {sol.method}")
         else:
@@ -313,7 +324,7 @@ def _solve(args):
             elif args.output:
                 print(f"the presses: {args.output}")
             else:
-                print(f"(a {n}x{n} press grid is written with -o FILE)")
+                print(f"(a {shape} press grid is written with -o FILE)")
     if sol.minimum == "unknown":
         bound = "" if sol.lower_bound is None else f", at least {sol.lower_bound} proven"
         print(f"labyrinth: toggle solve: the minimum is unknown after {args.time_limit:g} s (best found "

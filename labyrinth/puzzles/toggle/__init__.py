@@ -24,6 +24,7 @@ from labyrinth.puzzles.toggle.board import (
     LARGE_SIZE_LIMIT,
     SIZE_LIMIT,
     Board,
+    Line,
     check_size,
     goal_board,
     parse_board,
@@ -40,6 +41,7 @@ from labyrinth.puzzles.toggle.solve import (
     kernel_basis,
     minimise,
     solve,
+    solve_line_state,
     switching_value,
     worst_case,
 )
@@ -55,6 +57,7 @@ __all__ = [
     "Audit",
     "Board",
     "Counterexample",
+    "Line",
     "Run",
     "SizeAudit",
     "Solution",
@@ -79,6 +82,7 @@ __all__ = [
     "run",
     "smallest_counterexample",
     "solve",
+    "solve_line_state",
     "switching_value",
     "worst_case",
 ]

@@ -27,6 +27,7 @@ __all__ = [
     "LARGE_SIZE_LIMIT",
     "SIZE_LIMIT",
     "Board",
+    "Line",
     "check_size",
     "goal_board",
     "parse_board",
@@ -137,6 +138,46 @@ class Board:
 _DIGITS = bytes.maketrans(b"\x00\x01", b"01")
 
 
+class Line:
+    """A 1-D board of ``n`` cells (``toggle-squares.txt``, Lemmas 1-2): a press toggles the cell and its two neighbours.
+
+    Shares :class:`Board`'s reading methods, with positions ``(1, j)``, so that solutions print alike.
+    """
+
+    __slots__ = ("cells_1d", "n")
+
+    def __init__(self, cells):
+        self.cells_1d = np.ascontiguousarray(cells, dtype=np.uint8)
+        if self.cells_1d.ndim != 1 or self.cells_1d.size < 1 or (self.cells_1d > 1).any():
+            raise ValueError("a line is a non-empty 0/1 vector")
+        self.n = int(self.cells_1d.size)
+
+    def cells(self):
+        """The cells as a ``1 x n`` uint8 array of 0/1."""
+        return self.cells_1d[None, :].copy()
+
+    def count(self):
+        return int(self.cells_1d.sum())
+
+    def positions(self):
+        """The 1-based ``(1, column)`` of every cell set."""
+        return [(1, int(j) + 1) for j in np.nonzero(self.cells_1d)[0]]
+
+    def text(self):
+        return self.cells_1d.tobytes().translate(_DIGITS).decode("ascii") + "\n"
+
+    def __xor__(self, other):
+        return Line(self.cells_1d ^ other.cells_1d)
+
+    def __eq__(self, other):
+        return isinstance(other, Line) and np.array_equal(self.cells_1d, other.cells_1d)
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"Line(n={self.n}, on={self.count()})"
+
+
 def goal_board(n, goal):
     """The board a solution must reach: every cell off (``"off"``) or on (``"on"``)."""
     if goal not in GOALS:
@@ -144,12 +185,16 @@ def goal_board(n, goal):
     return Board.zeros(n) if goal == "off" else Board.ones(n)
 
 
-def parse_board(text, *, source="<text>", allow_large=False):
+def parse_board(text, *, source="<text>", allow_large=False, allow_line=False):
     """Read a board from rows of ``0``/``1`` (spaces and tabs between cells are ignored, blank lines skipped).
 
+    With ``allow_line``, a single row of ``n >= 2`` cells is a 1-D board (a :class:`Line`).
     Raises :class:`~labyrinth.errors.FormatError` naming the line and the symbol for anything
     else, ragged rows, a board that is not square or empty input, and
     :class:`~labyrinth.errors.ToggleSizeError` past the size policy.
+
+    >>> parse_board("0110", allow_line=True)
+    Line(n=4, on=2)
     """
     data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else bytes(text)
     lines = data.replace(b"\r", b"").split(b"\n")
@@ -172,15 +217,20 @@ def parse_board(text, *, source="<text>", allow_large=False):
             raise FormatError(f"a row of {len(row)} cells after rows of {width}: every row must be as long",
                               source=f"{source}:{number}")
     check_size(width, allow_large=allow_large, source=source)
+    if allow_line and len(rows) == 1 and width > 1:
+        return Line(np.frombuffer(rows[0], dtype=np.uint8) - ord("0"))
     if len(rows) != width:
-        raise FormatError(f"{len(rows)} row{'s' * (len(rows) != 1)} of {width} cell{'s' * (width != 1)}: a toggle board is square (n rows of n cells)",
-                          source=source)
+        line = " (or one row: a 1-D board)" if allow_line else ""
+        raise FormatError(f"{len(rows)} row{'s' * (len(rows) != 1)} of {width} cell{'s' * (width != 1)}: "
+                          f"a toggle board is square (n rows of n cells){line}", source=source)
     cells = np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(width, width) - ord("0")
     return Board(gf2.pack(cells), width)
 
 
-def read_board(path, *, allow_large=False):
+def read_board(path, *, allow_large=False, allow_line=False):
     """Read a board from a file, or from standard input for ``-``; a one-line error for anything unreadable.
+
+    ``allow_line``: a single row of cells is a 1-D board (see :func:`parse_board`).
 
     Only regular files are read (not devices, pipes by name or folders), and no more bytes than
     the size policy's largest board can take.
@@ -191,7 +241,7 @@ def read_board(path, *, allow_large=False):
         data = sys.stdin.buffer.read(cap + 1)
         if len(data) > cap:
             raise ToggleSizeError(f"more than {cap} bytes: larger than a {limit}x{limit} board", source="<stdin>")
-        return parse_board(data, source="<stdin>", allow_large=allow_large)
+        return parse_board(data, source="<stdin>", allow_large=allow_large, allow_line=allow_line)
     try:
         info = os.stat(path)
     except OSError as err:
@@ -207,7 +257,7 @@ def read_board(path, *, allow_large=False):
             data = f.read(cap + 1)
     except OSError as err:
         raise LabyrinthError(f"cannot read: {err.strerror or err}", source=path) from None
-    return parse_board(data, source=path, allow_large=allow_large)
+    return parse_board(data, source=path, allow_large=allow_large, allow_line=allow_line)
 
 
 def random_solvable(n, seed, goal="off"):

@@ -28,7 +28,7 @@ import numpy as np
 from labyrinth.errors import LabyrinthError, ToggleSizeError
 from labyrinth.puzzles.toggle import _kernels as K
 from labyrinth.puzzles.toggle import gf2
-from labyrinth.puzzles.toggle.board import Board, goal_board
+from labyrinth.puzzles.toggle.board import Board, Line, goal_board
 
 __all__ = [
     "ENUMERATION_MAX_M",
@@ -41,6 +41,7 @@ __all__ = [
     "kernel_basis",
     "minimise",
     "solve",
+    "solve_line_state",
     "switching_value",
     "worst_case",
 ]
@@ -117,6 +118,44 @@ def solve(state, goal="off", *, minimum=False, time_limit=60.0, method="auto", a
     if not Board(gf2.apply_packed(presses.words, n), n) == target:
         raise AssertionError("a solution failed its own check")  # a bug, never bad input
     return Solution(state, goal, True, presses, status, bound, how, nullity(n), time.perf_counter() - t0)
+
+
+def solve_line_state(line, goal="off", *, minimum=False):
+    """Solve a 1-D board (``toggle-squares.txt``, Lemmas 1-2): one solution, or with ``minimum`` the fewest presses.
+
+    Light chasing along the line; when ``n = 3k+2`` the solutions are ``x`` and ``x + v``
+    (``v = 110110...11``), and the minimum is the lighter of the two, so it is always proven.
+
+    >>> from labyrinth.puzzles.toggle.board import parse_board
+    >>> s = solve_line_state(parse_board("11000", allow_line=True), minimum=True)
+    >>> s.solvable, s.presses.text(), s.minimum
+    (True, '10000\\n', 'proven')
+    """
+    t0 = time.perf_counter()
+    n = line.n
+    if goal not in ("off", "on"):
+        goal_board(n, goal)  # the one-line error
+    target = line.cells_1d ^ np.uint8(1) if goal == "on" else line.cells_1d
+    x, ok = gf2.solve_line(target)
+    singular = n % 3 == 2
+    if not ok:
+        return Solution(line, goal, False, None, "no solution", None,
+                        "no solution: v . c != 0 (v = 110110...11)", None, time.perf_counter() - t0)
+    status, bound, how = "not asked", None, "light chasing along the line"
+    if minimum:
+        if singular:
+            other = x ^ gf2.kernel_vector(n)
+            x = min(x, other, key=lambda y: (int(y.sum()), y.tolist()))
+            how = "the lighter of the two solutions x and x + v"
+        else:
+            how = "the solution is unique (A is invertible)"
+        status, bound = "proven", int(x.sum())
+    toggled = x.copy()  # the press rule: each press toggles the cell and its two neighbours
+    toggled[1:] ^= x[:-1]
+    toggled[:-1] ^= x[1:]
+    if not np.array_equal(toggled, target):
+        raise AssertionError("a 1-D solution failed its own check")  # a bug, never bad input
+    return Solution(line, goal, True, Line(x), status, bound, how, int(singular), time.perf_counter() - t0)
 
 
 def minimise(presses, *, time_limit=60.0, method="auto", allow_large=False, workers=1):
