@@ -22,6 +22,8 @@ AUDIT_LIMIT = 32
 AUDIT_LARGE_LIMIT = 128
 #: theorems --max-n at most this (the eliminations grow as N^4: ~3 s for 200, ~15 s for 400, minutes for 1000)
 THEOREMS_LIMIT = 1000
+#: a run's caption and summary name the proven minimum up to this size on 3k+2 boards (under a second)
+RUN_MINIMUM_MAX_N = 35
 #: --time-limit at most a day
 TIME_LIMIT_MAX = 86_400
 DOCUMENT = "toggle-squares.txt"
@@ -414,7 +416,7 @@ def _algorithm(args):
                              "--allow-large to go on)", source=f"{n}x{n}")
     r = run(state, args.algorithm, reading=args.reading)
     minimum = None
-    if r.cleared and (n % 3 != 2 or n <= 35):
+    if r.cleared and (n % 3 != 2 or n <= RUN_MINIMUM_MAX_N):
         sol = solve(state, minimum=True, time_limit=args.time_limit)
         minimum = sol.presses.count() if sol.minimum == "proven" else None
     if args.output:
@@ -635,7 +637,7 @@ def _draw(args):
 
         r = run(state, args.algorithm, reading=args.reading)
         minimum = None
-        if r.cleared and (n % 3 != 2 or n <= 35):
+        if r.cleared and (n % 3 != 2 or n <= RUN_MINIMUM_MAX_N):
             sol = solve(state, minimum=True, time_limit=args.time_limit)
             minimum = sol.presses.count() if sol.minimum == "proven" else None
         data = _picture(args.output or "", r, minimum, args.cell)
