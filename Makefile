@@ -38,12 +38,13 @@ test: $(STAMP) browser
 screenshots: $(STAMP) browser
 	LABYRINTH_SCREENSHOTS=reports $(BIN)/python -m pytest -q tests/test_browser.py
 
-## bench: the oracle, walker, verifier and counting benchmarks recorded in reports/BENCHMARKS.md
+## bench: the oracle, walker, verifier, counting and toggle-squares benchmarks recorded in reports/BENCHMARKS.md
 bench: $(STAMP)
 	$(BIN)/python bench/oracle.py
 	$(BIN)/python bench/walker.py
 	$(BIN)/python bench/audit.py
 	$(BIN)/python bench/count.py
+	$(BIN)/python bench/toggle.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -12,6 +12,7 @@ __all__ = [
     "LabyrinthError",
     "PathError",
     "TimeLimitError",
+    "ToggleSizeError",
 ]
 
 
@@ -61,3 +62,7 @@ class TimeLimitError(LabyrinthError):
 
     The CLI reports it with exit status 3 and says how to give more time.
     """
+
+
+class ToggleSizeError(LabyrinthError):
+    """A toggle-squares board size that is not an integer >= 1, or past the size policy."""

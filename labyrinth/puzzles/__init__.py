@@ -1,0 +1,3 @@
+"""Puzzles beside the labyrinth, one module or package per puzzle."""
+
+__all__ = []
