@@ -477,7 +477,7 @@ def _audit(args):
             raise LabyrinthError(f"cannot make the folder: {err.strerror or err}", source=args.svg) from None
         _writable(str(Path(args.svg) / "probe.svg"))
     total = sum(1 << (n * n) if n <= args.exhaustive_max_n else args.states for n in args.sizes)
-    with progress_bar(total, disable=args.no_progress) as bar:
+    with progress_bar(total, unit="state", disable=args.no_progress) as bar:
         report = audit(args.algorithm, args.sizes, reading=args.reading, states=args.states, seed=args.seed,
                        exhaustive_max_n=args.exhaustive_max_n, time_limit=args.time_limit, progress=bar.update)
     pictures = {}
@@ -585,7 +585,7 @@ def _print_example(c, title, where, pictures):
 def _theorems(args):
     from labyrinth.puzzles.toggle.theorems import check_theorems
 
-    with progress_bar(args.max_n, disable=args.no_progress) as bar:
+    with progress_bar(args.max_n, unit="size", disable=args.no_progress) as bar:
         t = check_theorems(args.max_n, algorithms_max_n=args.algorithms_max_n, progress=bar.update)
     if args.json:
         emit({"max_n": t.max_n, "algorithms_max_n": t.algorithms_max_n,
