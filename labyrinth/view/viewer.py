@@ -152,7 +152,7 @@ class Viewer:
     def _store(self):
         from verify.store import Store
 
-        return Store(self.db)
+        return Store(self.db, create=False)
 
     def _parse(self, text, compact_only=False):
         if not isinstance(text, str) or not text.strip():
