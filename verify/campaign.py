@@ -23,17 +23,20 @@ package installed on every node); without it a local Ray with ``jobs`` CPUs
 is started for the campaign.
 
 Units already in the store are skipped with ``resume``; each finished unit is
-committed with its findings before it is reported.
+committed with its findings before it is reported. Every unit is claimed in
+the store before it runs (:mod:`verify._claims`), so two runs resuming one
+campaign at once share its units, and a killed run's claims are taken over.
+Local worker processes die with the run, even when it is SIGKILLed.
 """
 
 import collections
-import concurrent.futures
 import hashlib
-import multiprocessing
 import time
 
 from labyrinth.engine import State
 from labyrinth.errors import LabyrinthError
+from verify._claims import Claims
+from verify._executors import run_local, run_ray, run_serial
 from verify.audit import (
     MISSED_DEAD,
     WRONG_FORCE,
@@ -314,27 +317,20 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
     else:
         tasks = [(_walk_unit, (n, seed, i), f"walk {i}") for i in range(walks)]
     init_args = ((name, tuple(off), tuple(on)), time_limit, (patterns, pattern_time_limit), oracle)
-    run = _Run(store, campaign, tasks, progress, extra=["top"] if exhaustive else [])
-    unit_good = {}
-    for unit, t in run.done.items():
-        if unit.startswith("tree "):
-            unit_good[unit[5:].replace("-", "")] = t.get("walkthroughs", 0) > 0
-
-    def good(result):
-        if result[0].startswith("tree "):
-            unit_good[result[0][5:].replace("-", "")] = result[2].walkthroughs > 0
-
-    run.execute(init_args, jobs=jobs, executor=executor, address=address, then=good)
-    if exhaustive and "top" not in run.done:
-        top_totals = AuditTotals()
-        t0 = time.perf_counter()
-        with get_oracle(oracle, time_limit=time_limit) as top_oracle:
-            found, _ = _top_findings(top, unit_good, rules, top_oracle, top_totals)
-        if _CTX.get("args") != init_args:
-            _init(*init_args)
-        found = _confirmed(found, top_totals)
-        top_totals.seconds = time.perf_counter() - t0
-        run.finish(("top", found, top_totals, {}))
+    with _Run(store, campaign, tasks, progress, extra=["top"] if exhaustive else []) as run:
+        run.execute(init_args, jobs=jobs, executor=executor, address=address)
+        if exhaustive and run.take("top"):  # every unit is recorded now, by this run or another
+            unit_good = {u[5:].replace("-", ""): t.get("walkthroughs", 0) > 0
+                         for u, t in run.done.items() if u.startswith("tree ")}
+            top_totals = AuditTotals()
+            t0 = time.perf_counter()
+            with get_oracle(oracle, time_limit=time_limit) as top_oracle:
+                found, _ = _top_findings(top, unit_good, rules, top_oracle, top_totals)
+            if _CTX.get("args") != init_args:
+                _init(*init_args)
+            found = _confirmed(found, top_totals)
+            top_totals.seconds = time.perf_counter() - t0
+            run.finish(("top", found, top_totals, {}))
     store.finish_campaign(campaign, _totals_to_json(run.totals))
     return campaign, run.totals, run.reported
 
@@ -362,9 +358,9 @@ def run_trace_campaign(store, files, *, jobs=1, executor="local", address=None, 
     campaign = store.start_campaign("trace", params, rules="research-program", code_version=code_version(),
                                     resume=resume)
     tasks = [(_trace_unit, (f,), f"file {f}") for f in files]
-    run = _Run(store, campaign, tasks, progress)
-    run.execute((("none", (), ()), time_limit, (patterns, pattern_time_limit), oracle), jobs=jobs,
-                executor=executor, address=address)
+    with _Run(store, campaign, tasks, progress) as run:
+        run.execute((("none", (), ()), time_limit, (patterns, pattern_time_limit), oracle), jobs=jobs,
+                    executor=executor, address=address)
     store.finish_campaign(campaign, _totals_to_json(run.totals))
     summaries = [t["trace"] for u, t in sorted(store.done_units(campaign).items()) if "trace" in t]
     return campaign, run.totals, run.reported, summaries
@@ -376,6 +372,9 @@ class _Run:
     ``totals.seconds`` is the campaign's wall time over all its runs (a
     resumed run adds its own time to what the store holds);
     ``totals.work_seconds`` the time spent inside units, summed over workers.
+    A unit another run records meanwhile counts in the totals as if it had
+    been done before this run started. A context manager: leaving gives back
+    the claims of units not recorded.
     """
 
     def __init__(self, store, campaign, tasks, progress, extra=()):
@@ -385,21 +384,48 @@ class _Run:
         self.units = len(tasks) + len(extra)  # extra: units run by the caller afterwards (the top of a tree)
         self.totals = AuditTotals()
         for t in self.done.values():
-            unit = _totals_from_json(t)
-            unit.work_seconds = unit.work_seconds or unit.seconds
-            self.totals.add(unit)
+            self._add(t)
         self.prior = store.elapsed(campaign)
         if self.prior is None:  # a store written before wall time was kept: the units' own time
             self.prior = self.totals.work_seconds
         self.totals.seconds = self.prior
         self.reported = []
+        self.claims = Claims(store, campaign, self.todo, self._recorded_elsewhere)
         self.t0 = time.perf_counter()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.claims.close()
+
+    def _add(self, unit_json):
+        unit = _totals_from_json(unit_json)
+        unit.work_seconds = unit.work_seconds or unit.seconds
+        self.totals.add(unit)
+
+    def _recorded_elsewhere(self, unit, unit_json):
+        """A unit another run recorded while this one ran: its totals count here too."""
+        if unit not in self.done:
+            self.done[unit] = unit_json
+            self._add(unit_json)
+            self.totals.seconds = self.prior + time.perf_counter() - self.t0
+            if self.progress is not None:
+                self.progress(len(self.done), self.units, self.totals)
+
+    def take(self, unit):
+        """Claim a unit the caller runs itself (the top of a tree): False when it is, or gets, recorded elsewhere."""
+        if unit in self.done:
+            return False
+        self.claims.queue.append((None, None, unit))
+        return self.claims.wait_take() is not None
 
     def finish(self, result):
         unit, findings, unit_totals, extra = result
         unit_totals.work_seconds = unit_totals.seconds
         elapsed = self.prior + time.perf_counter() - self.t0
-        self.store.record_unit(self.campaign, unit, findings, _totals_to_json(unit_totals) | extra, elapsed=elapsed)
+        self.store.record_unit(self.campaign, unit, findings, _totals_to_json(unit_totals) | extra, elapsed=elapsed,
+                               owner=self.claims.owner)
         self.done[unit] = _totals_to_json(unit_totals)
         self.totals.add(unit_totals)
         self.totals.seconds = elapsed
@@ -407,78 +433,17 @@ class _Run:
         if self.progress is not None:
             self.progress(len(self.done), self.units, self.totals)
 
-    def execute(self, init_args, *, jobs=1, executor="local", address=None, then=None):
-        def finish(result):
-            self.finish(result)
-            if then is not None:
-                then(result)
-
+    def execute(self, init_args, *, jobs=1, executor="local", address=None):
         if executor == "ray":
-            _execute_ray(self.todo, init_args, jobs, address, finish)
+            run_ray(self.claims, _ray_task, init_args, jobs, address, self.finish)
         elif executor != "local":
             raise LabyrinthError("unknown executor (local or ray)", token=executor)
         elif jobs <= 1 or len(self.todo) <= 1:
-            if self.todo and _CTX.get("args") != init_args:
-                _init(*init_args)
-            for fn, fargs, _ in self.todo:
-                finish(fn(*fargs))
+            run_serial(self.claims, lambda: _CTX.get("args") == init_args or _init(*init_args), self.finish)
         else:
-            ctx = multiprocessing.get_context("fork")
-            with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init,
-                                                        initargs=init_args) as pool:
-                futures = [pool.submit(fn, *fargs) for fn, fargs, _ in self.todo]
-                for fut in concurrent.futures.as_completed(futures):
-                    finish(fut.result())
+            run_local(self.claims, _init, init_args, jobs, self.finish)
         self.totals.seconds = self.prior + time.perf_counter() - self.t0
         self.store.set_elapsed(self.campaign, self.totals.seconds)
-
-
-def _unreachable(address, timeout=5.0):
-    """True when ``HOST:PORT`` refuses a TCP connection (Ray itself would wait for it a long time)."""
-    import socket
-
-    host, _, port = address.rpartition(":")
-    if "://" in address or not host or not port.isdigit():
-        return False  # "auto", a ray:// client address or a name Ray resolves itself: let Ray try
-    try:
-        with socket.create_connection((host, int(port)), timeout=timeout):
-            return False
-    except OSError:
-        return True
-
-
-def _execute_ray(todo, init_args, jobs, address, finish):
-    """Run units as Ray tasks, a bounded window in flight, committing each result as it arrives."""
-    try:
-        import ray
-    except ImportError:
-        raise LabyrinthError("the ray backend needs the 'ray' package: pip install 'labyrinth[ray]'",
-                             token="ray") from None
-    started = not ray.is_initialized()
-    if started and address and _unreachable(address):
-        raise LabyrinthError("cannot reach the Ray cluster (nothing listens there)", source=address)
-    if started:
-        try:
-            ray.init(address=address, num_cpus=None if address else jobs, include_dashboard=False,
-                     log_to_driver=False, configure_logging=False)
-        except (ConnectionError, RuntimeError, ValueError) as err:
-            raise LabyrinthError(f"cannot reach the Ray cluster: {err}".splitlines()[0],
-                                 source=address or "local Ray") from None
-    try:
-        task = ray.remote(_ray_task)
-        window = 4 * max(1, int(ray.cluster_resources().get("CPU", jobs)))
-        queue = list(todo)
-        pending = []
-        while queue or pending:
-            while queue and len(pending) < window:
-                fn, fargs, _ = queue.pop(0)
-                pending.append(task.remote(init_args, fn, fargs))
-            ready, pending = ray.wait(pending, num_returns=1)
-            for ref in ready:
-                finish(ray.get(ref))
-    finally:
-        if started:
-            ray.shutdown()
 
 
 def _totals_to_json(t):

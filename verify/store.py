@@ -8,16 +8,24 @@ which ``--resume`` redoes; nothing it already reported. The file runs in WAL
 mode with a busy timeout, so several processes can write at once.
 
 Tables: ``campaigns`` (kind, parameters, seed, rule-set fingerprint, code
-version, totals), ``units``, ``findings`` (class, state, move, blamed rules
-and cells, witness, pattern, stuck step, confirming backend) and
-``patterns`` (canonical key, drawing, facts, count, first seen, example).
+version, totals), ``units`` (totals, the run that recorded it, how many times
+it ran), ``findings`` (class, state, move, blamed rules and cells, witness,
+pattern, stuck step, confirming backend), ``patterns`` (canonical key,
+drawing, facts, count, first seen, example) and ``claims`` (the units runs
+are working on, so that concurrent runs share a campaign: :mod:`verify._claims`).
+
+An existing file is opened only if it is a findings store (or an empty
+file, or an SQLite file without tables): anything else is refused and left
+untouched. A store of an older version gains the new tables and columns.
 """
 
 import json
 import sqlite3
 import time
+from pathlib import Path
 
 from labyrinth.errors import LabyrinthError
+from verify._claims import CLAIM_TIMEOUT, owner_alive
 
 __all__ = ["Store", "StoreError"]
 
@@ -26,8 +34,8 @@ CREATE TABLE IF NOT EXISTS campaigns (
     id INTEGER PRIMARY KEY, kind TEXT NOT NULL, params TEXT NOT NULL, seed INTEGER, rules TEXT,
     fingerprint TEXT, code_version TEXT, started REAL, finished REAL, totals TEXT, elapsed REAL);
 CREATE TABLE IF NOT EXISTS units (
-    campaign INTEGER NOT NULL REFERENCES campaigns(id), unit TEXT NOT NULL, totals TEXT, done REAL,
-    PRIMARY KEY (campaign, unit));
+    campaign INTEGER NOT NULL REFERENCES campaigns(id), unit TEXT NOT NULL, totals TEXT, done REAL, owner TEXT,
+    runs INTEGER NOT NULL DEFAULT 1, PRIMARY KEY (campaign, unit));
 CREATE TABLE IF NOT EXISTS patterns (
     id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, drawing TEXT, facts TEXT, count INTEGER NOT NULL DEFAULT 0,
     first_seen REAL, example TEXT, heading TEXT, turn TEXT);
@@ -37,7 +45,16 @@ CREATE TABLE IF NOT EXISTS findings (
     pattern INTEGER REFERENCES patterns(id), stuck_step INTEGER, checked_by TEXT, created REAL,
     UNIQUE (campaign, kind, state, move));
 CREATE INDEX IF NOT EXISTS findings_kind ON findings (kind);
+CREATE TABLE IF NOT EXISTS claims (
+    campaign INTEGER NOT NULL, unit TEXT NOT NULL, owner TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL,
+    start INTEGER, claimed REAL NOT NULL, heartbeat REAL NOT NULL, PRIMARY KEY (campaign, unit));
+CREATE INDEX IF NOT EXISTS claims_owner ON claims (owner);
 """
+#: the tables that make a file a findings store (``claims`` came later: an older store gains it)
+_TABLES = {"campaigns", "units", "patterns", "findings"}
+#: columns added since the first stores: an older store gains them when opened
+_COLUMNS = {"campaigns": (("elapsed", "REAL"),), "units": (("owner", "TEXT"), ("runs", "INTEGER NOT NULL DEFAULT 1"))}
+_MAGIC = b"SQLite format 3\x00"
 
 
 class StoreError(LabyrinthError):
@@ -47,21 +64,66 @@ class StoreError(LabyrinthError):
 class Store:
     """A findings store; a context manager. ``path`` ``":memory:"`` keeps it in memory."""
 
-    def __init__(self, path="labyrinth.db"):
+    def __init__(self, path="labyrinth.db", *, create=True):
+        """Open (``create``: or make) the store at ``path``; a file that is not a findings store is refused."""
         self.path = str(path)
+        self.db = None
+        if self.path != ":memory:":
+            _check_file(self.path, create)
         try:
             self.db = sqlite3.connect(self.path, timeout=60.0, isolation_level=None)
             self.db.execute("PRAGMA busy_timeout = 60000")
+            tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                      if not r[0].startswith("sqlite_")}
+        except sqlite3.DatabaseError as err:  # nothing was written: the file is not a database
+            self.close()
+            raise StoreError(f"not a labyrinth findings store ({err}); left untouched", source=self.path) from None
+        try:
+            if tables and not _TABLES <= tables:
+                raise StoreError("not a labyrinth findings store (an SQLite file with other tables); "
+                                 "left untouched", source=self.path)
+            if not tables and not create:
+                raise StoreError("no findings store here, the file is empty (run labyrinth audit first)",
+                                 source=self.path)
             if self.path != ":memory:":
                 self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA synchronous = NORMAL")
-            self.db.executescript(_SCHEMA)
-            columns = {r[1] for r in self.db.execute("PRAGMA table_info(campaigns)")}
-            if "elapsed" not in columns:  # a store written before campaigns kept their wall time
-                self.db.execute("ALTER TABLE campaigns ADD COLUMN elapsed REAL")
+            if not self._current(tables):
+                self._schema()
         except sqlite3.DatabaseError as err:
-            raise StoreError(f"not a findings store ({err})", source=self.path) from None
+            self.close()
+            raise StoreError(f"cannot open the findings store ({err})", source=self.path) from None
+        except BaseException:
+            self.close()
+            raise
         self.db.row_factory = sqlite3.Row
+
+    def _current(self, tables):
+        """Whether the store has every table and column of this version (then opening it writes nothing)."""
+        if not _TABLES | {"claims"} <= tables:
+            return False
+        for table, columns in _COLUMNS.items():
+            have = {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}
+            if any(name not in have for name, _ in columns):
+                return False
+        return True
+
+    def _schema(self):
+        """Create the tables, or add those and the columns an older store lacks: one transaction."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    self.db.execute(statement)
+            for table, columns in _COLUMNS.items():
+                have = {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}
+                for name, decl in columns:
+                    if name not in have:
+                        self.db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {decl}")
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
 
     def __enter__(self):
         return self
@@ -79,16 +141,25 @@ class Store:
                        resume=False):
         """A campaign id: the last unfinished one with the same parameters when ``resume``, else a new one."""
         text = json.dumps(params, sort_keys=True)
-        if resume:
-            row = self.db.execute(
-                "SELECT id FROM campaigns WHERE kind = ? AND params = ? AND fingerprint IS ? "
-                "ORDER BY id DESC LIMIT 1", (kind, text, fingerprint)).fetchone()
-            if row is not None:
-                return row["id"]
-        cur = self.db.execute(
-            "INSERT INTO campaigns (kind, params, seed, rules, fingerprint, code_version, started) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)", (kind, text, seed, rules, fingerprint, code_version, time.time()))
-        return cur.lastrowid
+        self.db.execute("BEGIN IMMEDIATE")  # two resumes started at once find (or make) the same campaign
+        try:
+            row = None
+            if resume:
+                row = self.db.execute(
+                    "SELECT id FROM campaigns WHERE kind = ? AND params = ? AND fingerprint IS ? "
+                    "ORDER BY id DESC LIMIT 1", (kind, text, fingerprint)).fetchone()
+            if row is None:
+                campaign = self.db.execute(
+                    "INSERT INTO campaigns (kind, params, seed, rules, fingerprint, code_version, started) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (kind, text, seed, rules, fingerprint, code_version, time.time())).lastrowid
+            else:
+                campaign = row["id"]
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return campaign
 
     def finish_campaign(self, campaign, totals):
         self.db.execute("UPDATE campaigns SET finished = ?, totals = ? WHERE id = ?",
@@ -100,7 +171,8 @@ class Store:
         return None if row is None else row[0]
 
     def set_elapsed(self, campaign, seconds):
-        self.db.execute("UPDATE campaigns SET elapsed = ? WHERE id = ?", (seconds, campaign))
+        """Keep the larger of the stored and the given wall time (concurrent runs of a campaign overlap)."""
+        self.db.execute("UPDATE campaigns SET elapsed = MAX(COALESCE(elapsed, 0), ?) WHERE id = ?", (seconds, campaign))
 
     def campaigns(self):
         return [dict(r) for r in self.db.execute("SELECT * FROM campaigns ORDER BY id")]
@@ -117,12 +189,51 @@ class Store:
         rows = self.db.execute("SELECT unit, totals FROM units WHERE campaign = ?", (campaign,))
         return {r["unit"]: json.loads(r["totals"] or "{}") for r in rows}
 
-    def record_unit(self, campaign, unit, findings, totals, *, elapsed=None):
-        """Write a unit's findings, their patterns and its done mark in one transaction.
+    def claim(self, campaign, unit, owner, *, timeout=CLAIM_TIMEOUT):
+        """Claim a unit for ``owner`` (a :class:`verify._claims.Owner`) before running it: one transaction.
+
+        Returns ``("mine", None)`` (not recorded, and unclaimed, ours, or
+        held by a dead owner: taken over), ``("done", totals)`` when it is
+        recorded, or ``("busy", other owner)`` when a live run holds it.
+        """
+        now = time.time()
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            row = self.db.execute("SELECT totals FROM units WHERE campaign = ? AND unit = ?",
+                                  (campaign, unit)).fetchone()
+            held = None if row is not None else self.db.execute(
+                "SELECT owner, host, pid, start, heartbeat FROM claims WHERE campaign = ? AND unit = ?",
+                (campaign, unit)).fetchone()
+            if row is not None:
+                out = ("done", json.loads(row[0] or "{}"))
+            elif held is not None and held[0] != owner.key and owner_alive(*held[1:], now, timeout):
+                out = ("busy", held[0])
+            else:
+                self.db.execute("INSERT OR REPLACE INTO claims (campaign, unit, owner, host, pid, start, claimed, "
+                                "heartbeat) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                (campaign, unit, owner.key, owner.host, owner.pid, owner.start, now, now))
+                out = ("mine", None)
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return out
+
+    def release_claims(self, owner):
+        """Drop the claims ``owner`` still holds (units it did not record), so no other run waits on them."""
+        self.db.execute("DELETE FROM claims WHERE owner = ?", (owner.key,))
+
+    def claims(self, campaign):
+        """The claims held on ``campaign``'s units: ``{unit: owner}``."""
+        return {r[0]: r[1] for r in self.db.execute("SELECT unit, owner FROM claims WHERE campaign = ?", (campaign,))}
+
+    def record_unit(self, campaign, unit, findings, totals, *, elapsed=None, owner=None):
+        """Write a unit's findings, their patterns and its done mark in one transaction; release its claim.
 
         ``elapsed``: the campaign's wall seconds so far, stored with the unit
-        (so a killed run keeps the time it spent). Returns the ids of the
-        findings that were new (a redone unit repeats none).
+        (so a killed run keeps the time it spent). ``owner``: the run that
+        recorded it (a unit recorded again counts one more run). Returns the
+        ids of the findings that were new (a redone unit repeats none).
         """
         now = time.time()
         new = []
@@ -142,10 +253,13 @@ class Store:
                 if f.pattern is not None:
                     pattern_id = self._add_pattern(f.pattern, now)
                     self.db.execute("UPDATE findings SET pattern = ? WHERE id = ?", (pattern_id, fid))
-            self.db.execute("INSERT OR REPLACE INTO units (campaign, unit, totals, done) VALUES (?, ?, ?, ?)",
-                            (campaign, unit, json.dumps(totals), now))
+            self.db.execute("INSERT INTO units (campaign, unit, totals, done, owner, runs) VALUES (?, ?, ?, ?, ?, 1) "
+                            "ON CONFLICT (campaign, unit) DO UPDATE SET totals = excluded.totals, "
+                            "done = excluded.done, owner = excluded.owner, runs = runs + 1",
+                            (campaign, unit, json.dumps(totals), now, None if owner is None else owner.key))
+            self.db.execute("DELETE FROM claims WHERE campaign = ? AND unit = ?", (campaign, unit))
             if elapsed is not None:
-                self.db.execute("UPDATE campaigns SET elapsed = ? WHERE id = ?", (elapsed, campaign))
+                self.set_elapsed(campaign, elapsed)
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
@@ -207,6 +321,26 @@ class Store:
     def patterns(self):
         rows = self.db.execute("SELECT * FROM patterns ORDER BY count DESC, id")
         return [dict(r, facts=json.loads(r["facts"])) for r in rows]
+
+
+def _check_file(path, create):
+    """Refuse, before SQLite touches it, a path that is missing (unless ``create``) or not an SQLite file."""
+    p = Path(path)
+    if not p.exists():
+        if not create:
+            raise StoreError("no findings store here (run labyrinth audit first)", source=path)
+        if not p.absolute().parent.is_dir():
+            raise StoreError("cannot create the findings store: no such directory", source=path)
+        return
+    if p.is_dir():
+        raise StoreError("not a labyrinth findings store (a directory)", source=path)
+    try:
+        with open(p, "rb") as fh:
+            head = fh.read(len(_MAGIC))
+    except OSError as err:
+        raise StoreError(f"cannot read: {err.strerror or err}", source=path) from None
+    if head and head != _MAGIC:
+        raise StoreError("not a labyrinth findings store (not an SQLite file); left untouched", source=path)
 
 
 def _finding_row(row):

@@ -61,7 +61,7 @@ def _regress(args):
     head, head_label = _side(args, "head")
     stored = []
     if Path(args.db).exists():
-        with Store(args.db) as store:
+        with Store(args.db, create=False) as store:
             stored = sorted({r["state"] for r in store.findings()})
     bar = progress_bar(None, unit="walk", disable=args.no_progress or args.json)
 

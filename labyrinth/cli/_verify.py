@@ -30,6 +30,7 @@ from labyrinth.cli._limits import (
 )
 from labyrinth.errors import LabyrinthError, TimeLimitError
 from labyrinth.rules import natural_key
+from verify.audit import CLASSES
 from verify.campaign import PATTERN_SECONDS, PATTERNS_ALL_UP_TO
 from verify.minimize import LEGEND
 
@@ -57,8 +58,11 @@ def register(sub):
                             "are confirmed by SAT (by CP-SAT when the oracle is sat)")
     audit.add_argument("--report", metavar="FILE.md", help="trace: write the per-file Markdown report here")
     audit.add_argument("--db", default="labyrinth.db", metavar="FILE", help="findings store (default ./labyrinth.db)")
-    audit.add_argument("--resume", action="store_true", help="continue the last campaign with these parameters")
-    audit.add_argument("--split", type=positive_int(10 ** 6), metavar="D", help="exhaustive: cut the tree into subtrees at D moves")
+    audit.add_argument("--resume", action="store_true",
+                       help="continue the last campaign with these parameters (runs resuming it at once share its "
+                            "units)")
+    audit.add_argument("--split", type=positive_int(10 ** 6), metavar="D",
+                       help="exhaustive: cut the tree into subtrees at D moves")
     audit.add_argument("--time-limit", type=seconds, default=60.0, metavar="SECONDS",
                        help="per oracle query (default 60); past it the move is an 'unknown' finding")
     audit.add_argument("--patterns", default="auto", metavar="K|all|auto",
@@ -97,7 +101,7 @@ def register(sub):
     flist = fsub.add_parser("list", help="findings, one per line (or campaigns / patterns)")
     flist.add_argument("what", nargs="?", default="findings", choices=["findings", "campaigns", "patterns"])
     flist.add_argument("--db", default="labyrinth.db", metavar="FILE")
-    flist.add_argument("--kind", help="over-pruned, missed-dead, wrong-force or unknown")
+    flist.add_argument("--kind", metavar="KIND", help=f"only findings of this class: {', '.join(CLASSES)}")
     flist.add_argument("--campaign", type=positive_int(2 ** 62))
     flist.add_argument("--json", action="store_true")
     flist.set_defaults(run=_findings_list)
@@ -179,7 +183,6 @@ def _audit(args):
 
 
 def _audit_progress(args):
-    from verify.audit import CLASSES
 
     bars = []
 
@@ -196,7 +199,6 @@ def _audit_progress(args):
 
 
 def _print_totals(totals, trace=False):
-    from verify.audit import CLASSES
 
     outcomes = f"walkthroughs {totals.walkthroughs}, stuck {totals.stuck}"
     if trace:
@@ -323,7 +325,7 @@ def _minimize_finding(args):
     if args.input or args.moves or args.move:
         raise LabyrinthError("--finding ID takes its state and move from the store: no FILE, --moves or --move")
     must_exist(args.db)
-    with Store(args.db) as store:
+    with Store(args.db, create=False) as store:
         f = store.finding(args.finding)
         params = json.loads(store.campaign(f["campaign"])["params"])
     label = f"finding {args.finding}"
@@ -374,7 +376,7 @@ def _pattern(args, dead, about, what, finding=None):
     if finding is not None:
         from verify.store import Store
 
-        with Store(args.db) as store:  # a finding stored without its pattern gets it now
+        with Store(args.db, create=False) as store:  # a finding stored without its pattern gets it now
             store.set_pattern(finding, pattern)
     rule, rule_error = None, None
     if args.rule:
@@ -402,8 +404,11 @@ def _pattern(args, dead, about, what, finding=None):
 def _findings_list(args):
     from verify.store import Store
 
+    if args.kind is not None and args.kind not in CLASSES:
+        raise LabyrinthError(f"no such class of finding (choose from {', '.join(CLASSES)})", source="--kind",
+                             token=args.kind)
     must_exist(args.db)
-    with Store(args.db) as store:
+    with Store(args.db, create=False) as store:
         if args.what == "campaigns":
             rows = store.campaigns()
             for r in rows:
@@ -440,7 +445,7 @@ def _findings_show(args):
     from verify.store import Store
 
     must_exist(args.db)
-    with Store(args.db) as store:
+    with Store(args.db, create=False) as store:
         r = store.finding(args.id)
     if args.json:
         emit(r)

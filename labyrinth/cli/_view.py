@@ -120,7 +120,7 @@ def _report(args):
         if not args.no_progress:
             print(f"labyrinth: report: {text}…", file=sys.stderr)
 
-    with Store(args.db) as store:
+    with Store(args.db, create=False) as store:
         page = build_report(store, stats_runs=args.stats_runs, stats_sizes=sizes, timing=args.timing,
                             time_limit=args.time_limit, gallery=args.gallery, progress=progress)
     try:
@@ -135,7 +135,9 @@ def _serve(args):
     from labyrinth.view.server import make_server
 
     if args.db is not None:
-        must_exist(args.db)
+        from verify.store import Store
+
+        Store(args.db, create=False).close()  # a missing file or one that is not a store: refused now
     if not 0 <= args.port <= 65535:
         raise LabyrinthError("--port must be 0-65535", token=str(args.port))
     server = make_server(args.db, host=args.host, port=args.port, backend=args.backend, time_limit=args.time_limit,

@@ -176,7 +176,7 @@ class Viewer:
     def _store(self):
         from verify.store import Store
 
-        return Store(self.db)
+        return Store(self.db, create=False)
 
     @contextlib.contextmanager
     def _worker(self):

@@ -1,0 +1,119 @@
+"""Where a campaign's units run: in this process, in local worker processes that die with it, or on Ray.
+
+Each executor takes the run's :class:`verify._claims.Claims` and runs the
+units it hands out (claimed in the store first, so concurrent runs of one
+campaign share them), calling ``finish(result)`` in this process for each.
+"""
+
+import concurrent.futures
+import ctypes
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+
+from labyrinth.errors import LabyrinthError
+from verify._claims import drive
+
+__all__ = ["die_with_parent", "run_local", "run_ray", "run_serial"]
+
+#: seconds between a local worker's looks at its parent (where the kernel does not end it with its parent)
+PARENT_POLL_SECONDS = 1.0
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent, *, kernel=True):
+    """End this worker process when its ``parent`` ends, even by SIGKILL: no orphan holds memory on.
+
+    On Linux the kernel kills the worker (``prctl(PR_SET_PDEATHSIG, SIGKILL)``;
+    ``kernel=False`` skips it); everywhere, a daemon thread exits the worker
+    once it has been re-parented (within :data:`PARENT_POLL_SECONDS`).
+    """
+    if kernel and sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # no prctl here: the thread below still watches
+    if os.getppid() != parent:  # the parent died before the kernel was told to watch it
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), name="labyrinth-parent-watch", daemon=True).start()
+
+
+def _watch_parent(parent):
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
+
+
+def _worker_init(parent, init, init_args):
+    die_with_parent(parent)
+    init(*init_args)
+
+
+def run_serial(claims, ensure_init, finish):
+    """Run the units one by one in this process (``ensure_init()`` before each sets up the worker context)."""
+    def run_first(pending):
+        fn, fargs, _ = pending[0]
+        ensure_init()
+        return [fn(*fargs)], pending[1:]
+
+    drive(claims, lambda task: task, run_first, 1, finish)
+
+
+def run_local(claims, init, init_args, jobs, finish):
+    """Run the units on ``jobs`` forked worker processes, each set up by ``init(*init_args)``, that die with us."""
+    ctx = multiprocessing.get_context("fork")
+    with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_worker_init,
+                                                initargs=(os.getpid(), init, init_args)) as pool:
+        def wait_some(pending):
+            done, rest = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+            return [f.result() for f in done], list(rest)
+
+        drive(claims, lambda task: pool.submit(task[0], *task[1]), wait_some, 2 * jobs, finish)
+
+
+def _unreachable(address, timeout=5.0):
+    """True when ``HOST:PORT`` refuses a TCP connection (Ray itself would wait for it a long time)."""
+    import socket
+
+    host, _, port = address.rpartition(":")
+    if "://" in address or not host or not port.isdigit():
+        return False  # "auto", a ray:// client address or a name Ray resolves itself: let Ray try
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout):
+            return False
+    except OSError:
+        return True
+
+
+def run_ray(claims, ray_task, init_args, jobs, address, finish):
+    """Run units as Ray tasks ``ray_task(init_args, fn, args)``, a bounded window in flight; commit each here."""
+    try:
+        import ray
+    except ImportError:
+        raise LabyrinthError("the ray backend needs the 'ray' package: pip install 'labyrinth[ray]'",
+                             token="ray") from None
+    started = not ray.is_initialized()
+    if started and address and _unreachable(address):
+        raise LabyrinthError("cannot reach the Ray cluster (nothing listens there)", source=address)
+    if started:
+        try:
+            ray.init(address=address, num_cpus=None if address else jobs, include_dashboard=False,
+                     log_to_driver=False, configure_logging=False)
+        except (ConnectionError, RuntimeError, ValueError) as err:
+            raise LabyrinthError(f"cannot reach the Ray cluster: {err}".splitlines()[0],
+                                 source=address or "local Ray") from None
+    try:
+        task = ray.remote(ray_task)
+        window = 4 * max(1, int(ray.cluster_resources().get("CPU", jobs)))
+
+        def wait_some(pending):
+            ready, rest = ray.wait(pending, num_returns=1)
+            return [ray.get(ref) for ref in ready], rest
+
+        drive(claims, lambda t: task.remote(init_args, t[0], t[1]), wait_some, window, finish)
+    finally:
+        if started:
+            ray.shutdown()
