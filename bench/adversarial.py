@@ -35,7 +35,7 @@ SUBCOMMANDS_WITH_STATE = ["check", "explain", "draw", "minimize", "count", "rank
 SUBCOMMANDS_WITH_N = [("walk", []), ("enumerate", []), ("stats", []), ("unrank", ["0"]), ("sample", []),
                       ("audit", ["--walks", "1"]), ("rules mine", [])]
 BAD_SIZES = ["99999999999999999999", "+7", "1_1", "\u0667", "8", "1", "0", "-7", "2001", "100001", "301"]
-BAD_STATES = ["7:RRX", "7:LL", "7:RRRRRRR", "7:RDRDRDRDRDRDRDRDRDRD", ":R", "7:", "7", "7;RR", "7:R R", "7|x"]
+BAD_STATES = ["7:RRX", "7:LL", "7:RRRRRRR", "7:RDRDRDRDRDRDRDRDRDRD", ":R", "7:U", "7", "7;RR", "7:R R", "7|x"]
 
 
 def _cases(tmp):
@@ -74,7 +74,7 @@ def _cases(tmp):
         ("paths", ["draw", "--moves", "101:R", "--cell", "256", "--png", "-o", f"{tmp}/x.png"]),
         ("paths", ["check", "/dev/zero"]),
         ("paths", ["check", f"{tmp}/missing.txt"]),
-        ("paths", ["check", tmp]),
+        ("paths", ["check", f"{tmp}/empty"]),
         ("paths", ["count", "/dev/null"]),
         ("paths", ["rules", "lint", "/dev/zero"]),
         ("paths", ["findings", "list", "--db", f"{tmp}/missing.db"]),
@@ -98,7 +98,8 @@ def _cases(tmp):
         cases.append(("rule names", ["walk", "-n", "7", "--rules", name]))
         cases.append(("rule names", ["walk", "-n", "7", "--off", name]))
     bad = Path(tmp) / "bad.txt"
-    bad.write_text("9|1-1,1;0,1-2,1\n")
+    bad.write_text("9|1-1,1;0,7-7,1\n")
+    (Path(tmp) / "empty").mkdir()
     cases.append(("research files", ["check", str(bad)]))
     return cases
 

@@ -72,6 +72,7 @@ BAD_INPUTS = [
      "no such folder"),
     (["draw", "--moves", GOOD_STATE, "-o", "{tmp}/no/such/x.svg"], "no such folder"),
     (["check", "/dev/zero"], "not a regular file"),
+    (["rules", "lint", "/dev/zero"], "not a regular file"),
     (["check", "{tmp}"], "no .txt path files"),
     # rules: lint refuses what can never apply or would blame the wrong rule
     (["rules", "lint", "{rule:even}", "--no-soundness"], "odd"),

@@ -268,10 +268,23 @@ def parse_rules(text, source="<text>"):
     return out
 
 
+#: The largest rule file read (the shipped library is a few kilobytes).
+MAX_RULE_FILE_BYTES = 4 * 2 ** 20
+
+
 def load_rules(path):
-    """Parse a rule file; errors name the file and line."""
+    """Parse a rule file; errors name the file and line. Only regular files up to 4 MB are read."""
+    import os
+    import stat
+
     try:
-        text = open(path, encoding="utf-8").read()
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise FormatError("not a regular file (a device, pipe or folder is not a rule file)", source=str(path))
+        if info.st_size > MAX_RULE_FILE_BYTES:
+            raise FormatError(f"file of {info.st_size} bytes is larger than a rule file can be", source=str(path))
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
     except OSError as exc:
         raise FormatError(f"cannot read: {exc.strerror}", source=str(path)) from None
     except UnicodeDecodeError:
