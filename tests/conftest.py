@@ -1,5 +1,6 @@
 """Shared fixtures: every installed oracle backend, and the corpus folder shipped with the project."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -23,3 +24,12 @@ def corpus_files():
     files = sorted(CORPUS.rglob("*.txt"))
     assert len(files) >= 400, f"corpus missing from {CORPUS}"
     return files
+
+
+def check_golden(path, text):
+    """Compare rendered ``text`` with its golden file (``UPDATE_GOLDEN=1`` rewrites the file)."""
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"no golden file {path.name}: run with UPDATE_GOLDEN=1 once"
+    assert text == path.read_text(encoding="utf-8"), f"{path.name} changed (UPDATE_GOLDEN=1 rewrites it)"

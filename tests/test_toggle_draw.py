@@ -4,12 +4,12 @@ After a deliberate change of the drawing, rewrite the golden files with
 ``UPDATE_GOLDEN=1 pytest tests/test_toggle_draw.py`` and look at the difference before committing.
 """
 
-import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import check_golden
 
 from labyrinth.errors import ToggleSizeError
 from labyrinth.puzzles.toggle import (
@@ -27,14 +27,6 @@ SVG = "{http://www.w3.org/2000/svg}"
 CORNER_3 = "100\n000\n000\n"
 
 
-def _check_golden(path, text):
-    if os.environ.get("UPDATE_GOLDEN"):
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert path.exists(), f"no golden file {path.name}: run with UPDATE_GOLDEN=1 once"
-    assert text == path.read_text(encoding="utf-8"), f"{path.name} changed (UPDATE_GOLDEN=1 rewrites it)"
-
-
 def _pictures():
     state = random_solvable(5, 4)
     sol = solve(state, minimum=True)
@@ -50,7 +42,7 @@ def _pictures():
 def test_svg_matches_its_golden_file(name):
     svg = _pictures()[name]
     assert svg == _pictures()[name]  # deterministic
-    _check_golden(GOLDEN / name, svg)
+    check_golden(GOLDEN / name, svg)
 
 
 def _titles(svg):

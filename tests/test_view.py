@@ -6,7 +6,6 @@ look at the difference before committing.
 """
 
 import json
-import os
 import re
 import urllib.error
 import urllib.request
@@ -14,11 +13,17 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from conftest import CORPUS, check_golden
 
-from conftest import CORPUS
 from labyrinth.cli import main
 from labyrinth.engine import State, parse_state
-from labyrinth.view import describe, place_pattern, render, render_pattern, stuck_pattern
+from labyrinth.view import (
+    describe,
+    place_pattern,
+    render,
+    render_pattern,
+    stuck_pattern,
+)
 from oracle import check_witness, get_oracle
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -44,14 +49,6 @@ def _view(name):
         return describe(state, rules, oracle, time_limit=60)
 
 
-def _check_golden(path, text):
-    if os.environ.get("UPDATE_GOLDEN"):
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert path.exists(), f"no golden file {path.name}: run with UPDATE_GOLDEN=1 once"
-    assert text == path.read_text(encoding="utf-8"), f"{path.name} changed (UPDATE_GOLDEN=1 rewrites it)"
-
-
 @pytest.fixture(scope="module")
 def views():
     return {name: _view(name) for name in GOLDEN_STATES}
@@ -61,12 +58,12 @@ def views():
 def test_svg_matches_its_golden_file(views, name):
     svg = render(views[name])
     assert svg == render(views[name])  # deterministic
-    _check_golden(GOLDEN / f"{name}.svg", svg)
+    check_golden(GOLDEN / f"{name}.svg", svg)
 
 
 def test_pattern_svg_matches_its_golden_file(views):
     pattern = stuck_pattern(parse_state(GOLDEN_STATES["dead_7"][0]))
-    _check_golden(GOLDEN / "pattern_dead_7.svg", render_pattern(pattern.facts, title=pattern.draw()))
+    check_golden(GOLDEN / "pattern_dead_7.svg", render_pattern(pattern.facts, title=pattern.draw()))
 
 
 def _tree(svg):

@@ -2,7 +2,6 @@
 
 import argparse
 import math
-import os
 import sys
 from pathlib import Path
 
@@ -12,6 +11,7 @@ from labyrinth.cli._common import (
     EXIT_UNKNOWN,
     emit,
     progress_bar,
+    writable_output,
 )
 from labyrinth.errors import LabyrinthError
 
@@ -208,17 +208,9 @@ def _time_limit(p):
 
 
 def _writable(path):
-    """Refuse an output path that cannot be written, before any work."""
-    if path is None or path == "-":
-        return
-    p = Path(path)
-    if p.is_dir():
-        raise LabyrinthError("cannot write: it is a folder", source=path)
-    parent = p.parent if str(p.parent) else Path(".")
-    if not parent.is_dir():
-        raise LabyrinthError("cannot write: no such folder", source=path)
-    if (p.exists() and not os.access(p, os.W_OK)) or not os.access(parent, os.W_OK):
-        raise LabyrinthError("cannot write: permission denied", source=path)
+    """Refuse an output path that cannot be written, before any work (None or '-': standard output)."""
+    if path is not None and path != "-":
+        writable_output(path)
 
 
 def _write(path, data):
