@@ -54,7 +54,7 @@ class AutoOracle(Oracle):
         self._memo = OrderedDict()  # (n, taken bytes, head) -> (feasible, witness)
 
     def _decide(self, state, deadline):
-        key = (state.n, state.taken.tobytes(), state.head)
+        key = _question(state) + (state.taken.tobytes(), state.head)
         if self.reuse:
             reused = self._reuse(state)
             if reused is not None:
@@ -106,25 +106,25 @@ class AutoOracle(Oracle):
         return self._cpsat
 
     def _remember(self, state, witness):
-        board = state.board
-        cells = list(state.path)
-        targets = board.targets
-        for m in witness:
-            cells.append(targets[m][cells[-1]])
-        self._line = (board.n, tuple(cells))
+        cells = state.path + tuple(state.board.replay(state.head, witness))
+        self._line = (_question(state), cells)
 
     def _reuse(self, state):
-        if self._line is None or self._line[0] != state.n:
+        if self._line is None or self._line[0] != _question(state):
             return None
         line = self._line[1]
         k = len(state.path)
         if line[:k] != state.path:
             return None
-        board = state.board
-        return "".join(board.move_between(a, b) for a, b in zip(line[k - 1:], line[k:]))
+        return state.board.spell(line[k - 1:])
 
     def close(self):
         for member in (self._sat, self._cpsat):
             if member is not None:
                 member.close()
         self._sat = self._cpsat = None
+
+
+def _question(state):
+    """What a state asks besides its cells: the move graph and where the path must end."""
+    return (state.board, state.end, state.cycle, state.path[0] if state.cycle else None)

@@ -1,7 +1,8 @@
 """The one oracle interface: ``decide(state) -> Verdict`` for every backend.
 
 A backend answers the Hamiltonian-completion question: can the free cells be
-covered by a path from the head that ends on the end corner? ``feasible`` is
+covered by a path from the head that ends where the puzzle requires (the end
+corner of the labyrinth; anywhere, or next to the first cell, on other move graphs)? ``feasible`` is
 True, False, or None when the time limit ran out (``unknown``: never a guess).
 Every witness a backend reports is replayed and checked here before it leaves.
 """
@@ -48,24 +49,26 @@ class Verdict:
 
 
 def check_witness(state, witness):
-    """True when ``witness`` (moves from the head) completes ``state``."""
+    """True when ``witness`` (moves from the head) completes ``state``, on any puzzle.
+
+    The witness must visit every free cell once and end where the puzzle
+    requires: on the fixed end cell, anywhere, or one move from the first cell (a cycle).
+    """
     if witness is None:
         return False
     board = state.board
-    if len(witness) != state.free_count:
+    cells = board.replay(state.head, witness)
+    if cells is None or len(cells) != state.free_count:
         return False
     taken = state.taken
-    seen = set()
-    here = state.head
-    for letter in witness:
-        targets = board.targets.get(letter)
-        if targets is None or here == board.end:
-            return False
-        here = targets[here]
-        if here < 0 or taken[here] or here in seen:
-            return False
-        seen.add(here)
-    return here == board.end
+    if len(set(cells)) != len(cells) or any(taken[c] for c in cells):
+        return False
+    last = cells[-1] if cells else state.head
+    if state.end is not None:
+        return last == state.end
+    if state.cycle:
+        return len(state.path) + len(cells) > 2 and state.path[0] in board.neighbours[last]
+    return True
 
 
 class Oracle(abc.ABC):
@@ -89,6 +92,8 @@ class Oracle(abc.ABC):
         trivial = _trivial(state)
         if trivial is not None:
             feasible, witness, work = trivial, ("" if trivial else None), {}
+        elif state.cycle and len(state.path) == 1:
+            feasible, witness, work = self._first_step(state, deadline)
         else:
             feasible, witness, work = self._decide(state, deadline)
         if feasible:
@@ -99,6 +104,27 @@ class Oracle(abc.ABC):
         work = dict(work)
         backend = work.pop("backend", self.name)
         return Verdict(feasible, witness, backend, work, time.perf_counter() - t0)
+
+    def _first_step(self, state, deadline):
+        """A closed tour from its first cell alone: some first move must lead to an open-ended state."""
+        work, undecided = {}, False
+        for move in state.open_moves():
+            after = state.after(move)
+            trivial = _trivial(after)
+            if trivial is None:
+                feasible, witness, more = self._decide(after, deadline)
+            else:
+                feasible, witness, more = trivial, "" if trivial else None, {}
+            for key, value in more.items():
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    work[key] = work.get(key, 0) + value
+                elif key == "backend":
+                    work[key] = value
+            if feasible:
+                sep = state.board.separator
+                return True, move + (sep + witness if witness else ""), work
+            undecided |= feasible is None
+        return (None if undecided else False), None, work
 
     @abc.abstractmethod
     def _decide(self, state, deadline):
@@ -119,6 +145,10 @@ def _trivial(state):
     """True/False for states decided without search, else None."""
     if state.at_end():
         return state.free_count == 0
+    if state.free_count == 0:
+        if state.cycle:
+            return len(state.path) > 2 and state.path[0] in state.board.neighbours[state.head]
+        return state.end is None  # a fixed end not yet reached: dead
     return None
 
 

@@ -1,9 +1,10 @@
-"""The square board of odd size n: cells, coordinates, neighbours and colours."""
+"""The labyrinth's square board of odd size n: the (1,0) leaper's move graph with fixed corners."""
 
 from functools import lru_cache
 
 import numpy as np
 
+from labyrinth.core.graph import MoveGraph
 from labyrinth.errors import BoardSizeError
 
 __all__ = ["DELTAS", "MOVES", "Board"]
@@ -16,9 +17,10 @@ DELTAS = ((0, -1), (0, 1), (-1, 0), (1, 0))
 _MAX_SIZE_DIGITS = 9
 
 
-class Board:
+class Board(MoveGraph):
     """An n x n board, n odd and >= 3, with cells numbered row by row from 0.
 
+    The labyrinth's move graph: the (1,0) leaper, moves named ``U``, ``D``, ``L``, ``R``.
     Cells are addressed either by index ``i = (y - 1) * n + (x - 1)`` or by
     1-based coordinates ``(x, y)``: x is the column, y the row, growing downward.
     The start is (1, 1) and the end corner (n, n).
@@ -30,33 +32,22 @@ class Board:
     [(1, 2), (2, 1)]
     """
 
-    __slots__ = ("n", "size", "start", "end", "neighbours", "colour", "targets", "letters")
+    __slots__ = ("n", "start", "end", "letters")
 
     def __new__(cls, n):
         return _board(_capped(_checked_size(n)))
 
+    def __init__(self, n):
+        pass  # built once per size by _build (Board(n) returns the cached board)
+
     @classmethod
     def _build(cls, n):
         self = object.__new__(cls)
+        MoveGraph.__init__(self, n, n, DELTAS, tuple(MOVES))
         self.n = n
-        self.size = n * n
         self.start = 0
         self.end = n * n - 1
-        nb = np.full((n * n, 4), -1, dtype=np.int32)
-        for y in range(n):
-            for x in range(n):
-                for d, (dx, dy) in enumerate(DELTAS):
-                    if 0 <= x + dx < n and 0 <= y + dy < n:
-                        nb[y * n + x, d] = (y + dy) * n + x + dx
-        nb.setflags(write=False)
-        self.neighbours = nb
-        # plain-Python views for the hot loops that replay or check moves letter by letter
-        self.targets = {m: tuple(int(v) for v in nb[:, d]) for d, m in enumerate(MOVES)}
         self.letters = {int(dx + dy * n): m for m, (dx, dy) in zip(MOVES, DELTAS)}
-        # checkerboard colour: +1 on the start's colour, -1 on the other
-        col = np.array([1 if (c // n + c % n) % 2 == 0 else -1 for c in range(n * n)], dtype=np.int8)
-        col.setflags(write=False)
-        self.colour = col
         return self
 
     def __reduce__(self):
@@ -64,17 +55,6 @@ class Board:
 
     def __repr__(self):
         return f"Board({self.n})"
-
-    def cell(self, x, y):
-        """Index of the cell at 1-based column ``x`` and row ``y``."""
-        return (y - 1) * self.n + (x - 1)
-
-    def xy(self, cell):
-        """1-based ``(x, y)`` of a cell index."""
-        return cell % self.n + 1, cell // self.n + 1
-
-    def on_board(self, x, y):
-        return 1 <= x <= self.n and 1 <= y <= self.n
 
     def step(self, cell, move):
         """The cell reached from ``cell`` by ``move`` (a letter or code), or -1 off the board."""
@@ -84,9 +64,6 @@ class Board:
                 raise ValueError(f"{move!r} is not a move (expected U, D, L or R)")
             return targets[cell]
         return int(self.neighbours[cell, move])
-
-    def neighbours_of(self, cell):
-        return [int(c) for c in self.neighbours[cell] if c >= 0]
 
     def move_between(self, a, b):
         """The letter of the move from cell ``a`` to the adjacent cell ``b``; None if not adjacent."""

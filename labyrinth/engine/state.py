@@ -110,6 +110,14 @@ class State:
         return self._taken
 
     @property
+    def end(self):
+        """The cell the line must end on: the end corner (see :mod:`labyrinth.core.path`)."""
+        return self.board.end
+
+    #: the line never closes into a cycle
+    cycle = False
+
+    @property
     def free_count(self):
         return self.board.size - len(self.path)
 

@@ -1,0 +1,231 @@
+"""A state of any puzzle: the path drawn so far on its move graph, as an immutable value.
+
+Every oracle backend, walker and audit reads a state through the same few
+names, whichever puzzle it belongs to (the labyrinth's :class:`~labyrinth.engine.State`
+has them too): ``board`` (the move graph), ``path``, ``head``, ``taken``,
+``free_count``, ``free()``, ``end`` (the fixed last cell or None), ``cycle``
+(the path must close next to its first cell), ``open_moves()``, ``after(move)``,
+``compact()`` and ``board.spell`` / ``board.replay`` for witnesses.
+
+Notation: ``PUZZLE:N@X,Y:MOVES``, the puzzle's name, the board size, the first
+cell and the moves joined by the board's separator, e.g. ``numbers:10@5,5:NE,S,S``.
+"""
+
+import re
+
+import numpy as np
+
+from labyrinth.core.puzzle import CYCLE
+from labyrinth.errors import FormatError, LabyrinthError, PathError
+
+__all__ = ["PUZZLES", "PathState", "parse_path", "register_puzzle"]
+
+#: Puzzle name -> factory ``f(n) -> Puzzle``, for reading path notation.
+PUZZLES = {}
+
+_NOTATION = re.compile(r"^\s*([a-z][a-z0-9-]*):([0-9]{1,9})@([0-9]{1,9}),([0-9]{1,9}):([A-Za-z,]*)\s*$")
+
+
+def register_puzzle(name, factory):
+    """Make ``name`` readable in path notation; ``factory(n)`` builds the puzzle of size n."""
+    PUZZLES[name] = factory
+    return factory
+
+
+class PathState:
+    """A path on a puzzle's move graph: its cells in order, the last one being the ``head``.
+
+    >>> from labyrinth.puzzles.numbers import numbers_puzzle
+    >>> s = PathState.from_moves(numbers_puzzle(5), (1, 1), "E,S")
+    >>> s.cells_xy(), s.open_moves()
+    ([(1, 1), (4, 1), (4, 4)], ('W', 'NW'))
+    >>> s.compact()
+    'numbers:5@1,1:E,S'
+    """
+
+    __slots__ = ("puzzle", "board", "path", "_taken")
+
+    def __init__(self, puzzle, path, *, _trusted=False):
+        self.puzzle = puzzle
+        self.board = puzzle.graph
+        self.path = tuple(int(c) for c in path)
+        if not _trusted:
+            _check_path(puzzle, self.path)
+        self._taken = None
+
+    # --- construction -------------------------------------------------------------
+    @classmethod
+    def from_moves(cls, puzzle, first, moves, *, source=None):
+        """Replay ``moves`` (names joined by the board's separator) from ``first`` (a cell or 1-based ``(x, y)``)."""
+        g = puzzle.graph
+        if isinstance(first, tuple):
+            x, y = first
+            if not g.on_board(x, y):
+                raise PathError(f"first cell {(x, y)} is off the {g.width}x{g.height} board",
+                                source=source, token=f"{x},{y}")
+            first = g.cell(x, y)
+        if puzzle.start is not None and first != puzzle.start:
+            raise PathError(f"the path must start at {g.xy(puzzle.start)}", source=source, token="%d,%d" % g.xy(first))
+        path = [first]
+        seen = {first}
+        for i, name in enumerate(g.split(moves)):
+            if name not in g.targets:
+                raise PathError(f"step {i + 1}: {name!r} is not a move (expected one of {', '.join(g.names)})",
+                                source=source, token=name)
+            here = path[-1]
+            if puzzle.end is not None and puzzle.end != CYCLE and here == puzzle.end:
+                raise PathError(f"step {i + 1}: the path already ended at {g.xy(here)}", source=source, token=name)
+            nxt = g.targets[name][here]
+            if nxt < 0:
+                raise PathError(f"step {i + 1}: move {name} from {g.xy(here)} leaves the board",
+                                source=source, token=name)
+            if nxt in seen:
+                raise PathError(f"step {i + 1}: move {name} from {g.xy(here)} revisits {g.xy(nxt)}",
+                                source=source, token=name)
+            seen.add(nxt)
+            path.append(nxt)
+        return cls(puzzle, path, _trusted=True)
+
+    # --- views ----------------------------------------------------------------------
+    @property
+    def n(self):
+        return self.board.n
+
+    @property
+    def head(self):
+        return self.path[-1]
+
+    @property
+    def steps(self):
+        return len(self.path) - 1
+
+    @property
+    def end(self):
+        """The cell the path must end on, or None (ends anywhere, or closes a cycle)."""
+        end = self.puzzle.end
+        return None if end is None or end == CYCLE else end
+
+    @property
+    def cycle(self):
+        """True when the last cell must be one move from the first (a closed tour)."""
+        return self.puzzle.end == CYCLE
+
+    @property
+    def moves(self):
+        return self.board.spell(self.path)
+
+    @property
+    def taken(self):
+        """uint8 array over cells: 1 where the path has been (the head included)."""
+        if self._taken is None:
+            t = np.zeros(self.board.size, dtype=np.uint8)
+            t[list(self.path)] = 1
+            t.setflags(write=False)
+            self._taken = t
+        return self._taken
+
+    @property
+    def free_count(self):
+        return self.board.size - len(self.path)
+
+    def free(self):
+        """Indices of the cells not yet on the path."""
+        return [int(c) for c in np.flatnonzero(self.taken == 0)]
+
+    def at_end(self):
+        """True when the head stands on the fixed end cell (no move is left)."""
+        return self.end is not None and self.head == self.end
+
+    def is_complete(self):
+        """Every cell covered, ending where the puzzle requires."""
+        if self.free_count:
+            return False
+        if self.cycle:
+            return len(self.path) > 2 and self.path[0] in self.board.neighbours[self.head]
+        return self.end is None or self.head == self.end
+
+    def open_moves(self):
+        """Names, in move order, of the moves onto free cells (none once on the fixed end)."""
+        if self.at_end():
+            return ()
+        t = self.taken
+        return tuple(self.board.names[d] for d, c in enumerate(self.board.neighbours[self.head])
+                     if c >= 0 and not t[c])
+
+    def after(self, move):
+        """The state after one more move; :class:`PathError` if the move is not open."""
+        if move not in self.open_moves():
+            raise PathError(f"move {move!r} is not open at {self.compact()}", token=move)
+        return PathState(self.puzzle, self.path + (self.board.targets[move][self.head],), _trusted=True)
+
+    def prefix(self, steps):
+        """The state after the first ``steps`` moves of this path."""
+        return PathState(self.puzzle, self.path[: steps + 1], _trusted=True)
+
+    def compact(self):
+        """The ``PUZZLE:N@X,Y:MOVES`` notation."""
+        x, y = self.board.xy(self.path[0])
+        return f"{self.puzzle.name}:{self.board.n}@{x},{y}:{self.moves}"
+
+    def cells_xy(self):
+        return [self.board.xy(c) for c in self.path]
+
+    # --- value semantics --------------------------------------------------------------
+    def __eq__(self, other):
+        return isinstance(other, PathState) and other.puzzle == self.puzzle and other.path == self.path
+
+    def __hash__(self):
+        return hash((self.puzzle.name, self.board.size, self.path))
+
+    def __repr__(self):
+        return f"PathState({self.compact()!r})"
+
+    def __reduce__(self):
+        return (_rebuild, (self.puzzle.name, self.board.n, self.path))
+
+
+def _rebuild(name, n, path):
+    return PathState(PUZZLES[name](n), path, _trusted=True)
+
+
+def _check_path(puzzle, path):
+    g = puzzle.graph
+    if not path:
+        raise PathError("a path has at least its first cell")
+    if puzzle.start is not None and path[0] != puzzle.start:
+        raise PathError(f"the path must start at {g.xy(puzzle.start)}")
+    seen = set()
+    for i, c in enumerate(path):
+        if not 0 <= c < g.size:
+            raise PathError(f"step {i}: cell {c} is off the board")
+        if c in seen:
+            raise PathError(f"step {i}: revisits {g.xy(c)}", token="%d,%d" % g.xy(c))
+        if i and g.move_between(path[i - 1], c) is None:
+            raise PathError(f"step {i}: {g.xy(path[i - 1])} -> {g.xy(c)} is not a move",
+                            token="%d,%d" % g.xy(c))
+        seen.add(c)
+
+
+def parse_path(text, *, source=None):
+    """A state from ``PUZZLE:N@X,Y:MOVES``, or from the labyrinth's ``N:MOVES``.
+
+    >>> import labyrinth.puzzles.numbers
+    >>> parse_path("numbers:5@1,1:E").head
+    3
+    """
+    src = source or text.strip()
+    m = _NOTATION.match(text)
+    if not m:
+        if text.count(":") == 1 and "@" not in text:
+            from labyrinth.engine.formats import parse_compact
+            return parse_compact(text, source=source)
+        raise FormatError("expected PUZZLE:N@X,Y:MOVES (e.g. numbers:10@1,1:E,S)", source=src,
+                          token=text.strip()[:40] or "(empty)")
+    name, n, x, y, moves = m.groups()
+    factory = PUZZLES.get(name)
+    if factory is None:
+        raise FormatError(f"unknown puzzle (known: {', '.join(sorted(PUZZLES))})", source=src, token=name)
+    try:
+        return PathState.from_moves(factory(n), (int(x), int(y)), moves, source=src)
+    except LabyrinthError as err:
+        raise err.located(src) from None
