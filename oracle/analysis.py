@@ -80,7 +80,8 @@ def _bisect(state, oracle, final=None):
     if final.feasible:
         return state.steps, None, 0
     lo, hi = -1, state.steps
-    moves = state.moves
+    split = state.board.split
+    moves = split(state.moves)
     while hi - lo > 1:
         mid = (lo + hi) // 2
         v = oracle.decide(state.prefix(mid))
@@ -89,7 +90,8 @@ def _bisect(state, oracle, final=None):
         if v.feasible:
             agree = 0
             rest = moves[mid:]
-            while agree < len(v.witness) and agree < len(rest) and v.witness[agree] == rest[agree]:
+            witness = split(v.witness)
+            while agree < len(witness) and agree < len(rest) and witness[agree] == rest[agree]:
                 agree += 1
             lo = mid + agree
         else:
@@ -112,8 +114,9 @@ def analyse(state, oracle):
         undecided_moves = list(state.open_moves())
     elif final.feasible:
         status, dead_step = "alive", None
+        first = state.board.split(witness)[:1]
         for move in state.open_moves():
-            if witness and move == witness[0]:
+            if first and move == first[0]:
                 feasible_moves.append(move)
                 continue
             v = oracle.decide(state.after(move))

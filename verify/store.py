@@ -240,7 +240,7 @@ class Store:
         self.db.execute("BEGIN IMMEDIATE")
         try:
             for f in findings:
-                n = int(f.state.split(":")[0])
+                n = _board_size(f.state)
                 cur = self.db.execute(
                     "INSERT OR IGNORE INTO findings (campaign, unit, kind, n, state, move, rules, cells, witness, "
                     "stuck_step, checked_by, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -348,3 +348,9 @@ def _finding_row(row):
     out["rules"] = json.loads(out["rules"] or "[]")
     out["cells"] = [tuple(c) for c in json.loads(out["cells"] or "[]")]
     return out
+
+
+def _board_size(state_text):
+    """The board size written in a state's notation: ``N:MOVES`` or ``PUZZLE:N@X,Y:MOVES``."""
+    first, rest = state_text.split(":", 1)
+    return int(first) if first.isdigit() else int(rest.split("@", 1)[0])

@@ -1,5 +1,6 @@
 """Helpers shared by the subcommands: rule-set options, loading, JSON lines, notes and progress bars."""
 
+import argparse
 import json
 import os
 import sys
@@ -8,6 +9,25 @@ from pathlib import Path
 from labyrinth.errors import LabyrinthError
 
 EXIT_OK, EXIT_FINDING, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
+
+
+class FamilyParser(argparse.ArgumentParser):
+    """A puzzle family's subcommand parser: argument errors as one line (``labyrinth: numbers solve: ...``), exit 2."""
+
+    def error(self, message):
+        _one_line(self, message)
+
+
+def _one_line(parser, message):
+    prog = parser.prog.split(" ", 1)[-1] if " " in parser.prog else parser.prog
+    print(f"labyrinth: {prog}: {message}", file=sys.stderr)
+    sys.exit(EXIT_BAD_INPUT)
+
+
+def family_subparsers(family, dest):
+    """The subparsers of a puzzle family's parser (``toggle``, ``numbers``), with one-line errors throughout."""
+    family.error = lambda message: _one_line(family, message)
+    return family.add_subparsers(dest=dest, required=True, parser_class=FamilyParser, metavar="COMMAND")
 
 
 RULES_HELP = ("rule set: default (universal rules + size-specific patterns), fast (the same, local area analysis), "

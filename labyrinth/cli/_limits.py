@@ -12,6 +12,7 @@ audit, regress, minimize            51          301
 enumerate                           7           11
 count, rank, unrank, sample         17          31
 rules mine                          7           (no larger: exhaustive)
+numbers solve, numbers walk         100         1001
 serve                               49          (the viewer's own limit)
 ==================================  ==========  ==========================
 
@@ -43,6 +44,8 @@ SIZE_POLICY = {
     "rank": (17, 31),
     "unrank": (17, 31),
     "sample": (17, 31),
+    "numbers solve": (100, MAX_N),
+    "numbers walk": (100, MAX_N),
 }
 
 _WHY = {
@@ -59,6 +62,8 @@ _WHY = {
     "rank": "the frontier count needs minutes and gigabytes from 19x19 on",
     "unrank": "the frontier count needs minutes and gigabytes from 19x19 on",
     "sample": "the frontier count needs minutes and gigabytes from 19x19 on",
+    "numbers solve": "the search holds every cell; large boards take seconds to minutes",
+    "numbers walk": "an audit asks the oracle about every stuck walk",
 }
 
 _SIZE = re.compile(r"\s*([0-9]+)\s*[:|]")

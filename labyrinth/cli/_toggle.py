@@ -10,6 +10,7 @@ from labyrinth.cli._common import (
     EXIT_OK,
     EXIT_UNKNOWN,
     emit,
+    family_subparsers,
     progress_bar,
     writable_output,
 )
@@ -29,25 +30,11 @@ TIME_LIMIT_MAX = 86_400
 DOCUMENT = "toggle-squares.txt"
 
 
-class _Parser(argparse.ArgumentParser):
-    """Argument errors as one line, ``labyrinth: toggle solve: ...``, exit status 2."""
-
-    def error(self, message):
-        _one_line(self, message)
-
-
-def _one_line(parser, message):
-    prog = parser.prog.split(" ", 1)[-1] if " " in parser.prog else parser.prog
-    print(f"labyrinth: {prog}: {message}", file=sys.stderr)
-    sys.exit(EXIT_BAD_INPUT)
-
-
 def register(sub):
     """Add ``toggle`` and its subcommands to the ``labyrinth`` parser."""
     toggle = sub.add_parser("toggle", help=f"toggle squares ({DOCUMENT}): solve exactly, audit the document's "
                                            "algorithms, check its theorems, draw")
-    toggle.error = lambda message: _one_line(toggle, message)
-    tsub = toggle.add_subparsers(dest="toggle_command", required=True, parser_class=_Parser, metavar="COMMAND")
+    tsub = family_subparsers(toggle, "toggle_command")
 
     solve = tsub.add_parser("solve", help="solvable?, one solution, and with --minimum the fewest presses, proven")
     _state_args(solve, line=True)

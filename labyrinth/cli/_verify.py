@@ -440,7 +440,9 @@ def _findings_list(args):
 
 
 def _findings_show(args):
-    from labyrinth.engine import parse_state
+    from labyrinth.core.path import parse_path
+    from labyrinth.core.text import numbered_grid
+    from labyrinth.engine import State
     from labyrinth.engine.text import draw, legend
     from verify.store import Store
 
@@ -450,10 +452,11 @@ def _findings_show(args):
     if args.json:
         emit(r)
         return EXIT_OK
-    state = parse_state(r["state"], source=f"finding {args.id}")
+    state = parse_path(r["state"], source=f"finding {args.id}")
     print(f"finding {r['id']}: {r['kind']} at {r['state']}, move {r['move']} (campaign {r['campaign']}, {r['unit']})")
     print(f"blamed: {', '.join(r['rules']) or '-'}" + (f" at {r['cells']}" if r["cells"] else ""))
-    print(draw(state, {state.board.step(state.head, r["move"]): "x"}))
+    marks = {state.board.step(state.head, r["move"]): "x"}
+    print(draw(state, marks) if isinstance(state, State) else numbered_grid(state, marks))
     print(legend({"x": "the move"}))
     if r["witness"]:
         print(f"witness: {r['witness']}")

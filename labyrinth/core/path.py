@@ -11,6 +11,7 @@ Notation: ``PUZZLE:N@X,Y:MOVES``, the puzzle's name, the board size, the first
 cell and the moves joined by the board's separator, e.g. ``numbers:10@5,5:NE,S,S``.
 """
 
+import importlib
 import re
 
 import numpy as np
@@ -22,6 +23,8 @@ __all__ = ["PUZZLES", "PathState", "parse_path", "register_puzzle"]
 
 #: Puzzle name -> factory ``f(n) -> Puzzle``, for reading path notation.
 PUZZLES = {}
+#: Where the puzzles shipped with the project register themselves (imported on first use).
+_MODULES = {"numbers": "labyrinth.puzzles.numbers", "numbers-closed": "labyrinth.puzzles.numbers"}
 
 _NOTATION = re.compile(r"^\s*([a-z][a-z0-9-]*):([0-9]{1,9})@([0-9]{1,9}),([0-9]{1,9}):([A-Za-z,]*)\s*$")
 
@@ -185,6 +188,8 @@ class PathState:
 
 
 def _rebuild(name, n, path):
+    if name not in PUZZLES and name in _MODULES:
+        importlib.import_module(_MODULES[name])
     return PathState(PUZZLES[name](n), path, _trusted=True)
 
 
@@ -209,7 +214,6 @@ def _check_path(puzzle, path):
 def parse_path(text, *, source=None):
     """A state from ``PUZZLE:N@X,Y:MOVES``, or from the labyrinth's ``N:MOVES``.
 
-    >>> import labyrinth.puzzles.numbers
     >>> parse_path("numbers:5@1,1:E").head
     3
     """
@@ -222,6 +226,8 @@ def parse_path(text, *, source=None):
         raise FormatError("expected PUZZLE:N@X,Y:MOVES (e.g. numbers:10@1,1:E,S)", source=src,
                           token=text.strip()[:40] or "(empty)")
     name, n, x, y, moves = m.groups()
+    if name not in PUZZLES and name in _MODULES:
+        importlib.import_module(_MODULES[name])
     factory = PUZZLES.get(name)
     if factory is None:
         raise FormatError(f"unknown puzzle (known: {', '.join(sorted(PUZZLES))})", source=src, token=name)

@@ -1,0 +1,115 @@
+"""The labyrinth's speed before and after a change: bench/oracle.py and bench/walker.py on two trees, interleaved.
+
+The "before" tree is a temporary git worktree of ``--before`` (a commit); the
+"after" tree is this checkout. Each round runs every benchmark once on each
+tree, alternating which goes first, so drift of a noisy machine hits both
+alike; a figure is the median over rounds. Prints one markdown table with the
+change per figure and flags every figure more than 10% worse. Usage::
+
+    python bench/before_after.py [--before 038bf36] [--rounds 2] [--sizes 7,9,13,21] [--states 200]
+"""
+
+import argparse
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: a figure more than this much worse is flagged
+TOLERANCE = 0.10
+
+
+def _run(tree, script, args):
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    out = subprocess.run([sys.executable, str(tree / "bench" / script), *args], cwd=tree, env=env,
+                         capture_output=True, text=True, check=True)
+    return out.stdout
+
+
+def _oracle_figures(text):
+    """``{("oracle", n, backend, "median ms"): value, ...}`` (lower is better) from bench/oracle.py's table."""
+    out = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 9 and cells[0].isdigit():
+            n, backend = cells[0], cells[1]
+            out[(f"oracle {n}x{n}", backend, "median ms")] = float(cells[6])
+            out[(f"oracle {n}x{n}", backend, "p95 ms")] = float(cells[7])
+    return out
+
+
+def _walker_figures(text):
+    """Walks per second (higher is better) and enumeration seconds (lower is better) from bench/walker.py."""
+    out = {}
+    section = None
+    for line in text.splitlines():
+        if line.startswith("## "):
+            section = line
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if section and "random" in section and len(cells) == 4 and re.fullmatch(r"[0-9,]+", cells[1]):
+            out[("walker 21x21", cells[0], "walks/s")] = float(cells[1].replace(",", ""))
+        elif section and "enumeration" in section and len(cells) == 6 and cells[1].isdigit():
+            out[(f"enumerate {cells[1]}x{cells[1]}", cells[0], "seconds")] = float(cells[5])
+    return out
+
+
+def _higher_is_better(key):
+    return key[2] == "walks/s"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--before", default="038bf36", help="the commit to compare with (default: before issue 13)")
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--sizes", default="7,9,13,21")
+    ap.add_argument("--states", default="200")
+    ap.add_argument("--walker-seconds", default="5")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        before = Path(tmp) / "before"
+        subprocess.run(["git", "worktree", "add", "--detach", str(before), args.before], cwd=ROOT, check=True,
+                       capture_output=True)
+        try:
+            runs = {"before": [], "after": []}
+            trees = {"before": before, "after": ROOT}
+            for r in range(args.rounds):
+                order = ("before", "after") if r % 2 == 0 else ("after", "before")
+                for which in order:
+                    figures = _oracle_figures(_run(trees[which], "oracle.py", [
+                        "--sizes", args.sizes, "--states", args.states, "--time-limit", "10"]))
+                    figures.update(_walker_figures(_run(trees[which], "walker.py", [
+                        "--seconds", args.walker_seconds, "--runs", "20", "--sizes", "9"])))
+                    runs[which].append(figures)
+                    print(f"round {r + 1}: {which} done ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(before)], cwd=ROOT, capture_output=True)
+    keys = sorted(set(runs["before"][0]) & set(runs["after"][0]))
+    print(f"Before: {args.before}; after: the working tree. {args.rounds} interleaved rounds, median of rounds; "
+          f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"{(time.perf_counter() - t0) / 60:.1f} min.\n")
+    print("| figure | backend / rules | measure | before | after | change |")
+    print("|---|---|---|---:|---:|---:|")
+    worse = []
+    for key in keys:
+        b = statistics.median(run[key] for run in runs["before"])
+        a = statistics.median(run[key] for run in runs["after"])
+        change = (a - b) / b if b else 0.0
+        bad = -change if _higher_is_better(key) else change
+        flag = " **worse**" if bad > TOLERANCE else ""
+        if flag:
+            worse.append(key)
+        print(f"| {key[0]} | {key[1]} | {key[2]} | {b:,.3f} | {a:,.3f} | {100 * change:+.0f}%{flag} |")
+    print(f"\n{len(worse)} of {len(keys)} figures more than {100 * TOLERANCE:.0f}% worse.")
+    return 1 if worse else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
