@@ -4,9 +4,10 @@ The formula describes a set of arcs between adjacent cells (cells one move
 apart on the graph) in which every visited cell has exactly one way in (an
 arc, or being the ``head``) and exactly one way out (an arc, or being the
 ``last`` cell); 2-cycles are excluded outright, and on the labyrinth's grid
-2x2 cycles too (on other graphs no short cycle is forbidden statically). Such an arc set is one path plus disjoint cycles; cycles are
-removed lazily by *subtour cuts* (:meth:`Encoding.subtour_cuts`), clauses that
-hold for every state and so stay in the solver for later queries. A state (or
+2x2 cycles too (on other graphs no longer cycle is excluded statically). Such
+an arc set is one path plus disjoint cycles; cycles are removed lazily by
+*subtour cuts* (:meth:`Encoding.subtour_cuts`), clauses that hold for every
+state and so stay in the solver for later queries. A state (or
 a set of *facts* for core minimisation) only fixes assumption literals: which
 cell is the head, which may be the last, which cells must or must not be
 visited. The puzzle's end mode is only a matter of ``last`` literals: one
@@ -88,8 +89,9 @@ class Decoded:
     cycles : tuple of frozenset
         Connected groups of visited cells not on ``path`` (subtours to cut).
     regions : tuple of frozenset
-        The visited cells not on ``path`` grouped by graph adjacency (one move apart): unions of
-        touching subtours, the part of the board the path failed to reach.
+        The visited cells not on ``path`` grouped by graph adjacency (cells
+        one move apart): unions of touching subtours, the part of the board
+        the path failed to reach.
         Each is a valid cut set too, and cutting it at once spares the solver
         from finding every way to tile an unreachable region with subtours.
     """
