@@ -2,9 +2,11 @@
 
 ``CpModel.add_circuit`` (AddCircuit, OR-Tools CP-SAT) forces the arcs whose
 literals are true to form one cycle through every node without a true
-self-loop. Here the nodes are the head and the free cells, and a fixed arc
-end -> head closes the wanted head -> end path into that cycle, so a solution
-is exactly a completion and infeasibility is a proof that the state is dead.
+self-loop. Here the nodes are the head and the free cells, and *closing arcs*
+into the head close the wanted path from the head into that cycle, so a
+solution is exactly a completion and infeasibility is a proof that the state
+is dead. Any puzzle on any move graph: where the path may end is only a
+matter of closing arcs.
 
 Modelling notes
 ---------------
@@ -14,9 +16,13 @@ Modelling notes
   cell walled in by taken cells would silently drop out of the cycle), so every
   node gets a self-loop fixed to false: that keeps it in the graph and forbids
   skipping it, i.e. every free cell is visited exactly once.
-* Arcs: head -> each free neighbour; free -> free neighbour in both directions
-  except out of the end corner; plus the fixed closing arc end -> head. Nothing
-  ever enters the head except the closing arc.
+* Arcs: head -> each free cell one move away; free -> free one move away,
+  except out of a fixed end cell. Closing arcs, the only arcs into the head:
+  with a fixed end (the labyrinth's end corner), the one arc end -> head,
+  fixed true; with a free end, one literal arc from every free cell; for a
+  closed tour (``state.cycle``), literal arcs only from the free cells one move
+  from the path's first cell (the head's own self-loop stays false: there are
+  free cells left, or the state would be trivial).
 * ``UNKNOWN`` (time limit hit) is reported as ``feasible=None``, never a guess.
 """
 
@@ -106,16 +112,19 @@ class _Model(cp_model.CpModel):
 def _build(state, deadline=None):
     """The circuit model: ``(model, nodes, out_arcs)`` with ``out_arcs[i] = [(j, literal), ...]``.
 
+    ``out_arcs`` holds the moves only, not the closing arcs into the head.
     Past ``deadline`` (checked every 1024 cells) raises :class:`~oracle.base.BuildExpired`.
     """
     board = state.board
     nb = board.neighbours
-    taken = state.taken
-    head, end = state.head, board.end
+    head, end = state.head, state.end
     nodes = [head] + state.free()
-    node_of = {c: i for i, c in enumerate(nodes)}
+    node_of = dict.fromkeys(nodes, 0)  # the head too: a move into it is skipped below, as into a taken cell
+    for i, c in enumerate(nodes):
+        node_of[c] = i
 
     model = _Model()
+    new_bool = model.new_bool_var
     # a self-loop fixed false per node: nodes may not be skipped, nor silently ignored
     arcs = [(i, i, False) for i in range(len(nodes))]
     out_arcs = [[] for _ in nodes]
@@ -123,30 +132,33 @@ def _build(state, deadline=None):
         if not i & 1023:
             check_deadline(deadline)
         if c == end:
-            continue  # the end corner is left only by the closing arc
-        for d in range(4):
-            o = int(nb[c, d])
-            if o < 0 or taken[o]:
+            continue  # a fixed end cell is left only by the closing arc
+        out = out_arcs[i]
+        for o in nb[c].tolist():
+            j = node_of.get(o)
+            if not j:
                 continue  # off the board, into a taken cell, or back into the head
-            j = node_of[o]
-            lit = model.new_bool_var("")
+            lit = new_bool("")
             arcs.append((i, j, lit))
-            out_arcs[i].append((j, lit))
-    arcs.append((node_of[end], 0, True))  # the fixed closing arc end -> head
+            out.append((j, lit))
+    if end is not None:
+        if node_of.get(end):  # (a fixed end the path already ran through closes nothing: no circuit)
+            arcs.append((node_of[end], 0, True))  # the fixed closing arc end -> head
+    else:
+        if state.cycle:
+            closers = [node_of[o] for o in nb[state.path[0]].tolist() if node_of.get(o)]
+        else:
+            closers = range(1, len(nodes))
+        arcs.extend((i, 0, new_bool("")) for i in closers)
     model.add_circuit(arcs)
     return model, nodes, out_arcs
 
 
 def _decode(state, solver, nodes, out_arcs):
-    """Follow the true arcs from the head to the end corner; the moves as a string."""
-    board = state.board
-    end = board.end
-    moves = []
+    """Follow the true arcs from the head through every node; the moves as a string."""
+    cells = [nodes[0]]
     i = 0
-    for _ in range(len(nodes)):
-        if nodes[i] == end:
-            break
-        nxt = next(j for j, lit in out_arcs[i] if solver.boolean_value(lit))
-        moves.append(board.move_between(nodes[i], nodes[nxt]))
-        i = nxt
-    return "".join(moves)
+    for _ in range(len(nodes) - 1):
+        i = next(j for j, lit in out_arcs[i] if solver.boolean_value(lit))
+        cells.append(nodes[i])
+    return state.board.spell(cells)

@@ -1,11 +1,14 @@
-"""SAT backend: one incremental solver per board size, states as assumptions, lazy subtour cuts.
+"""SAT backend: one incremental solver per move graph, states as assumptions, lazy subtour cuts.
 
-Each board size gets one :class:`~oracle.sat_encode.Encoding` loaded into one
-pysat solver. A query solves under the state's assumptions; a model whose arcs
+Each move graph (for the labyrinth: each board size) gets one
+:class:`~oracle.sat_encode.Encoding` loaded into one pysat solver; states of
+every puzzle on that graph (fixed end, free end, closed tour) share it, their
+differences being only assumptions. A query solves under the state's assumptions; a model whose arcs
 are a single path from the head covering every visited (for facts queries:
 every required) cell is a witness. A model with subtours is first spliced: its
-subtours are joined to the path by 2x2 exchanges where possible
-(:func:`oracle.sat_splice.splice_subtours`), which yields a witness
+subtours are joined to the path by exchanges of two edges where possible
+(2x2 squares on the grid; any two edges whose ends are pairwise one move apart
+on other graphs: :func:`oracle.sat_splice.splice_subtours`), which yields a witness
 from that same model. Failing that, the query adds cuts -- for every subtour,
 for every region of touching subtours, and for the cells off the path (the
 path must reach beyond its present cells) -- and solves again. Cuts are valid
@@ -33,7 +36,7 @@ import time
 from pysat.solvers import Solver
 
 from oracle.base import BuildExpired, Oracle, OracleBug, check_deadline
-from oracle.sat_encode import Encoding
+from oracle.sat_encode import Encoding, encoding_graph
 from oracle.sat_splice import splice_subtours
 
 __all__ = ["SatOracle"]
@@ -49,10 +52,10 @@ _SLICE_SECONDS = 0.25
 
 
 class _Session:
-    """One board size: its encoding, its solver and the cuts learnt so far."""
+    """One move graph: its encoding, its solver and the cuts learnt so far."""
 
-    def __init__(self, n, solver_name, splice=True, deadline=None):
-        self.enc = Encoding(n, deadline)
+    def __init__(self, graph, solver_name, splice=True, deadline=None):
+        self.enc = Encoding(graph, deadline)
         self.solver = Solver(name=solver_name)
         try:
             clauses = self.enc.clauses
@@ -222,21 +225,24 @@ class SatOracle(Oracle):
         A pysat solver name (default ``"cadical153"``). CaDiCaL is timed by
         conflict-budget slices, MiniSat-like solvers by ``interrupt()``.
     splice : bool
-        When a model has subtours, first cut them all, then try to splice them
-        into the path by 2x2 exchanges (:func:`~oracle.sat_splice.splice_subtours`); on
-        success that path is the witness, saving further SAT calls. False
-        leaves the subtours to the cuts alone (slower; for testing the cuts).
+        When a model has subtours, first try to splice them into the path by
+        two-edge exchanges (:func:`~oracle.sat_splice.splice_subtours`); on
+        success that path is the witness, saving further SAT calls, otherwise
+        they are cut. False leaves the subtours to the cuts alone (slower; for
+        testing the cuts).
 
     Notes
     -----
     ``Verdict.work`` counters: ``sat_calls``; ``cuts`` (cut clauses added by
-    this query) and ``cuts_total`` (cut clauses in this size's solver);
+    this query) and ``cuts_total`` (cut clauses in this graph's solver);
     ``cycles``, ``regions``, ``escapes`` (cut sets added, by kind);
     ``spliced`` (1 if the witness came from splicing subtours); ``conflicts``
     (solver conflicts during this query); ``slices`` (budget slices that ran
     out, CaDiCaL under a time limit).
 
-    Not thread-safe: one solver per board size is shared by all queries.
+    Any puzzle on any move graph: one session per graph (``Board(n)`` is one
+    object per size, so the labyrinth keeps one per board size). Not
+    thread-safe: one solver per graph is shared by all queries.
 
     Examples
     --------
@@ -254,28 +260,31 @@ class SatOracle(Oracle):
         self.splice = splice
         self._sessions = {}
 
-    def _session(self, n, deadline=None):
-        """This size's session, built on first use; None if ``deadline`` passed while building it."""
-        s = self._sessions.get(n)
+    def _session(self, graph, deadline=None):
+        """The session of a move graph (an int n: the labyrinth's ``Board(n)``), built on first use.
+
+        None if ``deadline`` passed while building it.
+        """
+        graph = encoding_graph(graph)
+        s = self._sessions.get(graph)
         if s is None or s.solver is None:
             try:
-                s = _Session(n, self.solver_name, self.splice, deadline)
+                s = _Session(graph, self.solver_name, self.splice, deadline)
             except BuildExpired:
                 return None
-            self._sessions[n] = s
+            self._sessions[graph] = s
         return s
 
     def _decide(self, state, deadline):
         """Solve the state's assumptions with lazy cuts; witness moves when feasible."""
-        sess = self._session(state.board.n, deadline)
+        sess = self._session(state.board, deadline)
         work = _new_work()
         if sess is None:
             return None, None, work
         status, path, _ = sess.run(sess.enc.state_assumptions(state), deadline, work)
         if not status:
             return status, None, work
-        b = state.board
-        return True, "".join(b.move_between(a, c) for a, c in zip(path, path[1:])), work
+        return True, state.board.spell(path), work
 
     def decide_facts(self, n, head, end, status, *, time_limit=None, never_last=()):
         """Decide a facts query; an infeasible one comes with a core expressed as facts.

@@ -1,13 +1,18 @@
-"""CNF encoding of Hamiltonian completion: one formula per board size, states given as assumptions.
+"""CNF encoding of Hamiltonian completion: one formula per move graph, states given as assumptions.
 
-The formula describes a set of arcs between adjacent cells in which every
-visited cell has exactly one way in (an arc, or being the ``head``) and exactly
-one way out (an arc, or being the ``last`` cell); 2-cycles and 2x2 cycles are
-excluded outright. Such an arc set is one path plus disjoint cycles; cycles are
-removed lazily by *subtour cuts* (:meth:`Encoding.subtour_cuts`), clauses that
-hold for every state and so stay in the solver for later queries. A state (or
+The formula describes a set of arcs between adjacent cells (cells one move
+apart on the graph) in which every visited cell has exactly one way in (an
+arc, or being the ``head``) and exactly one way out (an arc, or being the
+``last`` cell); 2-cycles are excluded outright, and on the labyrinth's grid
+2x2 cycles too (on other graphs no longer cycle is excluded statically). Such
+an arc set is one path plus disjoint cycles; cycles are removed lazily by
+*subtour cuts* (:meth:`Encoding.subtour_cuts`), clauses that hold for every
+state and so stay in the solver for later queries. A state (or
 a set of *facts* for core minimisation) only fixes assumption literals: which
-cell is the head, which is the last, which cells must or must not be visited.
+cell is the head, which may be the last, which cells must or must not be
+visited. The puzzle's end mode is only a matter of ``last`` literals: one
+fixed last cell; any free cell (free end); or the free cells one move from the
+path's first cell (a closed tour: the path, closed by that move, is the cycle).
 
 Variables live in a :class:`pysat.formula.IDPool` keyed by readable tuples:
 
@@ -33,10 +38,11 @@ from typing import NamedTuple
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
+from labyrinth.core.graph import MoveGraph
 from labyrinth.engine.board import Board
 from oracle.base import check_deadline
 
-__all__ = ["Decoded", "Encoding", "FactsCore", "OPTIONAL", "REQUIRED", "TAKEN"]
+__all__ = ["Decoded", "Encoding", "FactsCore", "OPTIONAL", "REQUIRED", "TAKEN", "encoding_graph", "is_grid"]
 
 #: Cell status in a facts query: the cell must not be visited.
 TAKEN = "taken"
@@ -83,8 +89,9 @@ class Decoded:
     cycles : tuple of frozenset
         Connected groups of visited cells not on ``path`` (subtours to cut).
     regions : tuple of frozenset
-        The visited cells not on ``path`` grouped by board adjacency: unions of
-        touching subtours, the part of the board the path failed to reach.
+        The visited cells not on ``path`` grouped by graph adjacency (cells
+        one move apart): unions of touching subtours, the part of the board
+        the path failed to reach.
         Each is a valid cut set too, and cutting it at once spares the solver
         from finding every way to tile an unreachable region with subtours.
     """
@@ -103,17 +110,32 @@ class Decoded:
         return not self.cycles and len(self.path) == len(self.visited)
 
 
+#: The jumps of the unit-step grid (the labyrinth's moves, in any order): its 2x2 squares are 4-cycles.
+_GRID_DELTAS = frozenset({(0, -1), (0, 1), (-1, 0), (1, 0)})
+
+
+def encoding_graph(graph):
+    """The move graph an :class:`Encoding` (or a SAT session) is built on: an int n means the labyrinth's ``Board(n)``."""
+    return graph if isinstance(graph, MoveGraph) else Board(graph)
+
+
+def is_grid(graph):
+    """True for the unit-step grid (the labyrinth's move graph): 2x2 exchanges and 2x2 cycle clauses apply."""
+    return frozenset(graph.deltas) == _GRID_DELTAS
+
+
 class Encoding:
-    """The CNF of one-path-plus-cycles on an n x n board, with its readable variable pool.
+    """The CNF of one-path-plus-cycles on a move graph, with its readable variable pool.
 
     Parameters
     ----------
-    n : int
-        Board size (odd, >= 3).
+    graph : MoveGraph or int
+        The move graph; an int n means the labyrinth's ``Board(n)`` (odd, >= 3).
 
     Attributes
     ----------
-    board : Board
+    board : MoveGraph
+        The graph (a :class:`~labyrinth.engine.Board` for the labyrinth).
     pool : pysat.formula.IDPool
         Every variable of :attr:`clauses` (auxiliaries included) has a readable key.
     clauses : list of list of int
@@ -126,8 +148,8 @@ class Encoding:
     (('arc', 0, 1), ('visit', 4))
     """
 
-    def __init__(self, n, deadline=None):
-        self.board = Board(n)
+    def __init__(self, graph, deadline=None):
+        self.board = encoding_graph(graph)
         self._deadline = deadline  # building a big board takes seconds: checked every 256 cells
         self.all_cells = frozenset(range(self.board.size))
         self.pool = IDPool()
@@ -194,13 +216,14 @@ class Encoding:
             for d in nbrs[a]:
                 if a < d:
                     add([-self.arc(a, d), -self.arc(d, a)])
-        # no 2x2 cycles, either orientation
-        n = b.n
-        for y in range(n - 1):
-            for x in range(n - 1):
-                sq = (y * n + x, y * n + x + 1, (y + 1) * n + x + 1, (y + 1) * n + x)
-                for ring in (sq, sq[::-1]):
-                    add([-self.arc(ring[i], ring[(i + 1) % 4]) for i in range(4)])
+        # no 2x2 cycles, either orientation (the grid's only 4-cycles)
+        if is_grid(b):
+            w = b.width
+            for y in range(b.height - 1):
+                for x in range(w - 1):
+                    sq = (y * w + x, y * w + x + 1, (y + 1) * w + x + 1, (y + 1) * w + x)
+                    for ring in (sq, sq[::-1]):
+                        add([-self.arc(ring[i], ring[(i + 1) % 4]) for i in range(4)])
         # at most one head, at most one last (sequential counters)
         self._card_atmost([self.head(c) for c in cells], "amo-head", EncType.seqcounter)
         self._card_atmost([self.last(c) for c in cells], "amo-last", EncType.seqcounter)
@@ -279,19 +302,40 @@ class Encoding:
 
     # --- assumptions -----------------------------------------------------------
     def state_assumptions(self, state):
-        """Assumption literals for a :class:`~labyrinth.engine.State`.
+        """Assumption literals for a state of any puzzle on this graph.
 
-        The head is the path's start, the end corner its last cell; taken cells
-        other than the head are not visited; free cells and the head are.
+        The head is the path's start; taken cells other than the head are not
+        visited; free cells and the head are. Where the path may end follows the
+        puzzle: a fixed end cell is the last (the labyrinth's end corner); with
+        a free end only the taken cells are ruled out; for a closed tour
+        (``state.cycle``) the last cell must be one move from ``state.path[0]``,
+        so ``last`` is false everywhere else. A closed tour whose path is only
+        its first cell is not a state this encoding can express (the oracle
+        tries each first move instead: :meth:`~oracle.base.Oracle.decide`).
         """
         b = self.board
-        h, e = state.head, b.end
+        if state.board is not b:
+            raise ValueError(f"a state of {state.board!r} given to the encoding of {b!r}")
+        h, e = state.head, state.end
         taken = state.taken
         lits = []
+        if e is not None:
+            for c in range(b.size):
+                lits.append(self.head(c) if c == h else -self.head(c))
+                lits.append(self.last(c) if c == e else -self.last(c))
+                lits.append(self.visit(c) if (c == h or not taken[c]) else -self.visit(c))
+            return lits
+        if state.cycle:
+            first = state.path[0]
+            if first == h:
+                raise ValueError("a closed tour needs its first move before the encoding can take it")
+            ends = {int(c) for c in b.neighbours[first] if c >= 0 and (c == h or not taken[c])}
         for c in range(b.size):
             lits.append(self.head(c) if c == h else -self.head(c))
-            lits.append(self.last(c) if c == e else -self.last(c))
-            lits.append(self.visit(c) if (c == h or not taken[c]) else -self.visit(c))
+            on = c == h or not taken[c]
+            if not on or (state.cycle and c not in ends):
+                lits.append(-self.last(c))
+            lits.append(self.visit(c) if on else -self.visit(c))
         return lits
 
     def facts_assumptions(self, head, end, status, never_last=()):
@@ -320,7 +364,7 @@ class Encoding:
             if cell is None and name == "end":
                 continue
             if not 0 <= cell < size:
-                raise ValueError(f"{name} cell {cell} is off the {self.board.n}x{self.board.n} board")
+                raise ValueError(f"{name} cell {cell} is off the {self.board.width}x{self.board.height} board")
         if hasattr(status, "items"):
             status = [status.get(c, OPTIONAL) for c in range(size)]
         elif len(status) != size:
@@ -409,7 +453,7 @@ class Encoding:
 
 
 def _pairs(cells, nb):
-    """Board-adjacent pairs within ``cells`` (each once), as an edge list."""
+    """Pairs within ``cells`` one move apart on the graph (each once), as an edge list."""
     return [(c, int(d)) for c in cells for d in nb[c] if d > c and d in cells]
 
 

@@ -1,27 +1,41 @@
 """Splicing a SAT model's subtours into its path: a witness without another SAT call.
 
-Used by :mod:`oracle.sat` after cutting a model's subtours: when every
-subtour can be joined to the path by 2x2 exchanges, the joined path is a
-witness for the same assumptions.
+Used by :mod:`oracle.sat` when a model has subtours: when every subtour can be
+joined to the path by two-edge exchanges, the joined path is a witness for the
+same assumptions.
+
+The exchange: let ``a-b`` be an edge of one group (the path, or a cycle) and
+``d-c`` an edge of another cycle, with ``a, d`` and ``b, c`` one move apart.
+Dropping both edges and adding ``a-d`` and ``b-c`` joins the two: the cycle,
+opened at ``d-c``, is run from ``d`` to ``c`` between ``a`` and ``b``. The
+path keeps its head and its last cell, every cell keeps being visited once,
+and every edge used is a move, so the result is again a path from the head to
+the model's last cell (or one cycle, joining two cycles). This holds on any
+move graph whose moves can be run backwards (every leaper's): on the
+labyrinth's grid the four cells are a unit square, found directly from the
+board's move columns.
 """
+
+from labyrinth.engine.board import Board
 
 __all__ = ["splice_subtours"]
 
 
 def splice_subtours(board, decoded, required=None):
-    """Splice a model's subtours into its path by 2x2 exchanges; the cell list or None.
+    """Splice a model's subtours into its path by two-edge exchanges; the cell list or None.
 
     Where an edge of the path (or of a merged group) and an edge of another
-    subtour are opposite sides of a unit square, swapping them for the two
-    other sides joins the two into one path (or one cycle); direction along
-    a subtour does not matter on the undirected grid. The result runs from
+    subtour are opposite sides of a 4-cycle of the graph (a unit square on
+    the grid), swapping them for the two other sides joins the two into one
+    path (or one cycle); direction along a subtour does not matter, as every
+    move can be run backwards (graphs where one cannot are never spliced). The result runs from
     the head to the model's last cell through the model's visited cells,
     so it is a witness whenever the model's assumptions hold.
 
     Parameters
     ----------
-    board : Board
-        The board of the encoding the model came from.
+    board : MoveGraph
+        The graph of the encoding the model came from.
     decoded : Decoded
         A decoded model with exactly one head.
     required : set of int, optional
@@ -44,8 +58,12 @@ def splice_subtours(board, decoded, required=None):
         if required is None:
             return decoded.path if on_path == decoded.visited else None
         return decoded.path if on_path >= set(required) else None
+    grid = isinstance(board, Board)
+    if not grid and not _reversible(board):
+        return None
     kept = set(decoded.path).union(*cycles)
     nb = board.neighbours
+    moves = None if grid else {c: [int(x) for x in nb[c] if x >= 0] for c in kept}
     adj = {c: set() for c in kept}
     for a, d in decoded.succ.items():
         if a in kept:
@@ -63,8 +81,15 @@ def splice_subtours(board, decoded, required=None):
             x = parent[x]
         return x
 
-    def splice(a, b):
+    def exchange(a, b, d, c):
+        adj[a].discard(b), adj[b].discard(a)
+        adj[d].discard(c), adj[c].discard(d)
+        adj[a].add(d), adj[d].add(a)
+        adj[b].add(c), adj[c].add(b)
+
+    def splice_grid(a, b):
         # the two unit squares having {a, b} as a side: shift both ends sideways
+        # (Board's move columns: 0, 1 = U, D for a horizontal edge; 2, 3 = L, R for a vertical one)
         for side in ((0, 1) if abs(a - b) == 1 else (2, 3)):
             d, c = int(nb[a, side]), int(nb[b, side])
             if d < 0 or c < 0 or c not in adj.get(d, ()):
@@ -72,13 +97,26 @@ def splice_subtours(board, decoded, required=None):
             ga, gd = find(comp[a]), find(comp[d])
             if ga == gd:
                 continue
-            adj[a].discard(b), adj[b].discard(a)
-            adj[d].discard(c), adj[c].discard(d)
-            adj[a].add(d), adj[d].add(a)
-            adj[b].add(c), adj[c].add(b)
+            exchange(a, b, d, c)
             parent[gd] = ga
             return True
         return False
+
+    def splice_any(a, b):
+        # a kept neighbour d of a in another group, and a partner c of d there one move from b
+        ga = find(comp[a])
+        near_b = moves[b]
+        for d in moves[a]:
+            if d not in adj or find(comp[d]) == ga:
+                continue
+            for c in adj[d]:
+                if c in near_b:
+                    exchange(a, b, d, c)
+                    parent[find(comp[d])] = ga
+                    return True
+        return False
+
+    splice = splice_grid if grid else splice_any
 
     groups = len(parent)
     progress = True
@@ -99,3 +137,9 @@ def splice_subtours(board, decoded, required=None):
         prev, c = c, nxt[0]
         path.append(c)
     return tuple(path) if len(path) == len(adj) else None
+
+
+def _reversible(graph):
+    """True when every move of ``graph`` can be run backwards (its jumps are closed under negation)."""
+    deltas = set(graph.deltas)
+    return all((-dx, -dy) in deltas for dx, dy in deltas)
