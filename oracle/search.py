@@ -258,7 +258,7 @@ def _decide_general(states, deadline, limit):
     tree proves its state dead, so restarts only reorder the work; a state
     whose first attempts get lost in a dead subtree does not hold up the others.
     """
-    work = {"nodes": 0, "backtracks": 0, "restarts": 0}
+    work = {"nodes": 0, "backtracks": 0, "full_checks": 0, "restarts": 0}
     live = list(range(len(states)))
     scale = 1
     attempt = 0
@@ -273,6 +273,7 @@ def _decide_general(states, deadline, limit):
             status, witness, more = _run_general(states[i], deadline, this, radius, attempt % _VARIANTS)
             work["nodes"] += more["nodes"]
             work["backtracks"] += more["backtracks"]
+            work["full_checks"] += more["full_checks"]
             if status == _general.FOUND:
                 return i, True, witness, work
             if status == _general.EXHAUSTED:
@@ -285,8 +286,11 @@ def _decide_general(states, deadline, limit):
     return None, False, None, work
 
 
-def _run_general(state, deadline, node_limit, radius, variant=0):
-    """:meth:`SearchOracle.run` on the general kernel (status codes are the same)."""
+def _run_general(state, deadline, node_limit, radius, variant=0, audit=False):
+    """:meth:`SearchOracle.run` on the general kernel (status codes are the same).
+
+    ``audit`` (tests) double-checks every skipped check: ``work["audit_failures"]`` counts disagreements.
+    """
     board = state.board
     if state.cycle and len(state.path) < 2:
         raise ValueError("a closed tour's first cell alone: decide each first move (Oracle._first_step)")
@@ -297,12 +301,13 @@ def _run_general(state, deadline, node_limit, radius, variant=0):
     path = np.empty(size + 1, dtype=np.int32)
     base = len(state.path) - 1
     path[: base + 1] = state.path
-    frame = np.array([-1, free_count], dtype=np.int64)
+    frame = np.array([-1, free_count, -1], dtype=np.int64)
+    ends = np.zeros(size + 1, dtype=np.int64)
     k = t.nb.shape[1]
     cand = np.zeros((size + 1, max(1, k)), dtype=np.int32)
     ncand = np.zeros(size + 1, dtype=np.int32)
     idx = np.zeros(size + 1, dtype=np.int32)
-    counters = np.zeros(2, dtype=np.int64)
+    counters = np.zeros(4, dtype=np.int64)
     chunk = max(1, min(_CHUNK, _CHUNK_WORK // size))
     while True:
         budget = chunk
@@ -312,12 +317,14 @@ def _run_general(state, deadline, node_limit, radius, variant=0):
                 status = _general.BUDGET
                 break
         status = _general.search(t.nb, t.colour, end, taken, path, base, frame, cand, ncand, idx, t.work,
-                                 t.info, rank, radius, budget, counters)
+                                 t.info, rank, radius, budget, counters, ends, audit)
         if status != _general.BUDGET:
             break
         if expired(deadline):
             break
-    work = {"nodes": int(counters[0]), "backtracks": int(counters[1])}
+    work = {"nodes": int(counters[0]), "backtracks": int(counters[1]), "full_checks": int(counters[2])}
+    if audit:
+        work["audit_failures"] = int(counters[3])
     witness = None
     if status == _general.FOUND:
         cells = path[base: int(frame[0]) + 1]

@@ -18,6 +18,7 @@
 * seeded deep states on number boards 6 to 10 (open and closed): witnesses check,
   verdicts are consistent with the children's, and brute force confirms the dead
   ones with at most 20 free cells.
+* every check the search skips agrees with the full check (an audit mode).
 """
 
 import random
@@ -31,7 +32,7 @@ from labyrinth.core import _kernel as general
 from labyrinth.engine import State
 from labyrinth.puzzles.numbers import numbers_puzzle
 from oracle import check_witness
-from oracle.search import SearchOracle, _question, _Tables, prune
+from oracle.search import SearchOracle, _question, _run_general, _Tables, prune
 
 #: brute force confirms dead deep states up to this many free cells
 BRUTE_FREE = 20
@@ -323,6 +324,35 @@ def test_closed_witness_returns_next_to_the_first_cell(oracle):
         cells = [state.head] + puzzle.graph.replay(state.head, verdict.witness)
         assert sorted(cells) == list(range(n * n))
         assert cells[0] in puzzle.graph.neighbours_of(cells[-1])
+
+
+def test_skipped_checks_agree_with_full_checks():
+    """The search skips the cut-vertex pass after corridor steps and locally 2-connected ones
+    (and calls a head on a cut vertex dead); an audit reruns the full check there."""
+    rng = random.Random(13)
+    nodes = checks = 0
+    for n in (6, 9, 12, 16):
+        for puzzle in (numbers_puzzle(n), numbers_puzzle(n, True), knight(n), knight(n, True)):
+            for _ in range(4):
+                state = _walk(puzzle, rng, rng.randrange(n * n), rng.randrange(1, n * n // 2))
+                if state.free_count == 0:
+                    continue
+                for radius in (0, 1):
+                    _, _, work = _run_general(state, None, 5000, radius, rng.randrange(3), audit=True)
+                    assert work["audit_failures"] == 0, state
+                    nodes += work["nodes"]
+                    checks += work["full_checks"]
+    for _ in range(40):
+        state = State.from_moves(9, "")
+        for _ in range(rng.randrange(0, 60)):
+            moves = state.open_moves()
+            if not moves:
+                break
+            state = state.after(rng.choice(moves))
+        if not state.at_end():
+            _, _, work = _run_general(state, None, 5000, 0, 0, audit=True)
+            assert work["audit_failures"] == 0, state
+    assert checks < nodes  # the skips do happen
 
 
 def test_node_limit_makes_unknown_not_a_guess():

@@ -25,14 +25,21 @@ Necessary conditions checked at every node (all sound, see each function):
   distance ``radius`` of the head (:func:`pockets`).
 
 Cut vertices come from one iterative Tarjan depth-first search (Tarjan 1972,
-"Depth-first search and linear graph algorithms"), rooted at the head.
+"Depth-first search and linear graph algorithms"), rooted at the head. That
+pass over the board is skipped after a step that provably leaves its verdict
+standing (a corridor step, or one whose neighbourhood stays 2-connected: see
+:func:`_expand`), so a long run costs about one degree scan per step.
+
+Move order: Warnsdorff (fewest onward moves first), ties by a caller-given
+rank (:mod:`oracle.search`: farther from a fixed end, then nearer the board's
+edge, then a seeded permutation in restart variants), then move order.
 """
 
 import numpy as np
 from numba import njit
 
-__all__ = ["BUDGET", "DEAD", "EXHAUSTED", "FOUND", "FREE_END", "OPEN", "SCRATCH_ROWS",
-           "blocks", "check", "pockets", "search"]
+__all__ = ["BUDGET", "DEAD", "EXHAUSTED", "FOUND", "FREE_END", "INFO_LEN", "OPEN", "SCRATCH_ROWS",
+           "blocks", "check", "distances", "pockets", "search"]
 
 DEAD = -2
 OPEN = -1
@@ -50,14 +57,18 @@ HEAD_CUT = 2  # the head sits between two parts: it can enter only one
 HANGING = 3  # a part hangs off a cut vertex with no way on (or two parts need the end)
 COLOUR = 4  # a segment's colour sum does not fit its entry and exit
 
-#: rows of the int32 scratch block (shape (SCRATCH_ROWS, size)) the kernels share
-SCRATCH_ROWS = 11
+#: rows of the int32 scratch block (shape (SCRATCH_ROWS, size), zeros to begin with) the kernels
+#: share: 0-7 :func:`blocks` on G (kept for the skips of :func:`_expand`), 8-15 :func:`blocks`
+#: for :func:`pockets`, 16-17 a queue and marks (all zero between calls), 18-22 :func:`_local_block`
+SCRATCH_ROWS = 23
 #: ``info`` entries filled by :func:`check` (an int64 array of length INFO_LEN)
-INFO_LEN = 3
+INFO_LEN = 4
+#: :func:`_local_block` looks this many moves around the last head
+LOCAL_RADIUS = 2
 
 
 @njit(cache=True)
-def check(nb, colour, end, taken, head, free_count, scratch, info, skip_blocks=False):
+def check(nb, colour, end, taken, head, free_count, scratch, info, skip_blocks=False, parent_end=-1):
     """Degrees, forced moves and :func:`blocks` on G: DEAD, OPEN, or the cell the head must enter now.
 
     ``info[0]`` receives the end the path must stop on (``end``, the one cell
@@ -73,12 +84,16 @@ def check(nb, colour, end, taken, head, free_count, scratch, info, skip_blocks=F
     a c (not the end) is forced; with the end unknown, two of them mean the
     next move enters one and the other is the end, and three are dead.
 
-    ``skip_blocks``: the caller knows :func:`blocks` passes (see :func:`_expand`).
+    ``skip_blocks``: the caller knows :func:`blocks` passes if the end is
+    ``parent_end`` (see :func:`_expand`). ``info[3]`` receives 1 when
+    :func:`blocks` ran and passed (its DFS is left in ``scratch[0:8]``), 2 when
+    it ran and failed, 0 when it did not run.
     """
     size = taken.shape[0]
     k = nb.shape[1]
     info[1] = -1
     info[2] = -1
+    info[3] = 0
     one = -1  # free-end mode: the cell with a single usable neighbour
     pair0 = -1
     pair1 = -1
@@ -126,8 +141,12 @@ def check(nb, colour, end, taken, head, free_count, scratch, info, skip_blocks=F
         if npair == 2:
             info[1] = pair0
             info[2] = pair1
-    if not skip_blocks and blocks(nb, colour, eff, taken, head, free_count, -1, scratch) != PASS:
+    if skip_blocks and eff == parent_end:
+        return forced
+    if blocks(nb, colour, eff, taken, head, free_count, -1, scratch) != PASS:
+        info[3] = 2
         return DEAD
+    info[3] = 1
     return forced
 
 
@@ -289,8 +308,8 @@ def pockets(nb, colour, end, taken, head, free_count, radius, scratch):
     if end < 0:
         return PASS
     k = nb.shape[1]
-    queue = scratch[9]
-    mark = scratch[10]
+    queue = scratch[16]
+    mark = scratch[17]
     queue[0] = head
     mark[head] = 1
     lo = 0
@@ -313,35 +332,185 @@ def pockets(nb, colour, end, taken, head, free_count, radius, scratch):
         a = queue[i]
         if a == end:
             continue
-        verdict = blocks(nb, colour, end, taken, head, free_count, a, scratch)
+        verdict = blocks(nb, colour, end, taken, head, free_count, a, scratch[8:16])
         if verdict != PASS:
             break
     return verdict
 
 
 @njit(cache=True)
-def _expand(nb, colour, end, taken, path, base, depth, free_count, cand, ncand, idx, scratch, info, rank, radius):
-    """Fill the candidate cells at ``depth``, best first; their number (0 if pruned or none)."""
+def _local_block(nb, taken, h, w, radius, scratch):
+    """True when the new head ``w`` and the free neighbours of the last head ``h``
+    all lie in one block (a 2-connected piece) of the subgraph induced by the
+    cells (free, or ``w``) within ``radius`` moves of ``h`` through such cells.
+
+    Iterative Tarjan DFS rooted at w (Tarjan 1972): a vertex u is in the block
+    of the root's child c above it iff no tree edge x -> y between c and u has
+    low(y) >= disc(x).
+    """
+    k = nb.shape[1]
+    queue = scratch[16]
+    mark = scratch[17]
+    disc = scratch[18]
+    low = scratch[19]
+    parent = scratch[20]
+    stk = scratch[21]
+    nextd = scratch[22]
+    hi = 0
+    for d in range(k):
+        x = nb[h, d]
+        if x >= 0 and (not taken[x] or x == w) and mark[x] == 0:
+            mark[x] = 1
+            queue[hi] = x
+            hi += 1
+    first = hi  # w and the other neighbours of h
+    lo = 0
+    for _ in range(radius - 1):
+        stop = hi
+        for i in range(lo, stop):
+            c = queue[i]
+            for d in range(k):
+                x = nb[c, d]
+                if x >= 0 and (not taken[x] or x == w) and mark[x] == 0:
+                    mark[x] = 1
+                    queue[hi] = x
+                    hi += 1
+        lo = stop
+    for i in range(hi):
+        disc[queue[i]] = -1
+    disc[w] = 0
+    low[w] = 0
+    parent[w] = -1
+    nextd[w] = 0
+    stk[0] = w
+    sp = 0
+    t = 1
+    while sp >= 0:
+        v = stk[sp]
+        d = nextd[v]
+        nxt = -1
+        while d < k:
+            x = nb[v, d]
+            d += 1
+            if x < 0 or mark[x] != 1:
+                continue
+            dx = disc[x]
+            if dx == -1:
+                nxt = x
+                break
+            if dx < low[v] and x != parent[v]:
+                low[v] = dx
+        nextd[v] = d
+        if nxt >= 0:
+            disc[nxt] = t
+            low[nxt] = t
+            t += 1
+            parent[nxt] = v
+            nextd[nxt] = 0
+            sp += 1
+            stk[sp] = nxt
+            continue
+        sp -= 1
+        if sp >= 0:
+            p = stk[sp]
+            if low[v] < low[p]:
+                low[p] = low[v]
+    ok = True
+    top = -1
+    for i in range(first):
+        u = queue[i]
+        if u == w:
+            continue
+        if disc[u] < 0:
+            ok = False
+            break
+        y = u
+        x = parent[u]
+        while x != w:
+            if low[y] >= disc[x]:
+                ok = False
+                break
+            y = x
+            x = parent[x]
+        if not ok:
+            break
+        if top < 0:
+            top = y
+        elif top != y:
+            ok = False
+            break
+    for i in range(hi):
+        mark[queue[i]] = 0
+    return ok
+
+
+@njit(cache=True)
+def _full_check(nb, colour, end, taken, head, free_count, scratch):
+    """:func:`check` without skips, on scratch rows of its own (audits only)."""
+    info = np.zeros(INFO_LEN, dtype=np.int64)
+    return check(nb, colour, end, taken, head, free_count, scratch[8:16], info)
+
+
+@njit(cache=True)
+def _expand(nb, colour, end, taken, path, base, depth, free_count, cand, ncand, idx, scratch, info, rank, radius,
+            ends, frame, counters, audit):
+    """Fill the candidate cells at ``depth``, best first; their number (0 if pruned or none).
+
+    :func:`blocks` costs a pass over the board, but a step from h to w changes
+    G only by dropping h, so two cases skip it (when the end stays the parent's):
+
+    * a corridor step, h's only free neighbour being w: h was a leaf of G on w,
+      the block {h, w} drops off the front of the chain (w, its cut vertex, is
+      the new head), and no free cell's degree changed;
+    * w and h's other free neighbours N lie in one 2-connected piece L of G - h
+      (:func:`_local_block`), and w is no cut vertex of G. For any v, the parts
+      of G - v - h each touch h, and L - v is connected, so they are one: G - h
+      has no new cut vertex, each cut vertex of G keeps its far part, and the
+      head's segment only lost h, its colour sum moving from (col(h) + col(c)) / 2
+      to (col(w) + col(c)) / 2 as col(w) = -col(h) (all zero off bipartite graphs).
+      If w *is* a cut vertex of G, it cuts N off its far part in G - h: dead.
+
+    Either way the cut vertices of the child are those of the parent but w, so
+    those of the nearest ancestor that ran :func:`blocks` (its DFS in
+    ``scratch[0:8]``, at depth ``frame[2]``; -1 when there is none) tell whether w is one.
+
+    ``audit`` (for tests) runs the full check too wherever a skip decided, and
+    counts the disagreements in ``counters[3]``.
+    """
     head = path[depth]
     idx[depth] = 0
     ncand[depth] = 0
     if head == end:
         return 0
     k = nb.shape[1]
-    # A corridor step: the last head h had no free neighbour but this head w. Then
-    # no free cell's degree changed, and as the parent G passed blocks(), so does
-    # G - h: h was a leaf of G hanging off w, the block {h, w} simply drops off the
-    # front of the chain (w was its first cut vertex, now the head of the rest), and
-    # the colour sum of the dropped segment was (col(h) + col(w)) / 2 = 0 on a bipartite graph.
-    corridor = depth > base
-    if corridor:
+    skip = False
+    parent_end = -2
+    if depth > base:
+        parent_end = ends[depth - 1]
         prev = path[depth - 1]
+        skip = True
         for d in range(k):
             x = nb[prev, d]
             if x >= 0 and not taken[x]:
-                corridor = False
+                skip = False
                 break
-    r = check(nb, colour, end, taken, head, free_count, scratch, info, corridor)
+        if not skip and frame[2] >= 0:
+            if scratch[5, head] >= 0:  # sep[] of blocks(): w separates a part of G
+                if audit and _full_check(nb, colour, end, taken, head, free_count, scratch) != DEAD:
+                    counters[3] += 1
+                return 0
+            skip = _local_block(nb, taken, prev, head, LOCAL_RADIUS, scratch)
+    r = check(nb, colour, end, taken, head, free_count, scratch, info, skip, parent_end)
+    if audit and skip and info[3] == 0 and r != DEAD:
+        if _full_check(nb, colour, end, taken, head, free_count, scratch) != r:
+            counters[3] += 1
+    if info[3] != 0:
+        counters[2] += 1
+    if info[3] == 1:
+        frame[2] = depth
+    elif info[3] == 2:
+        frame[2] = -1
+    ends[depth] = info[0]
     if r == DEAD:
         return 0
     eff = info[0]
@@ -388,15 +557,19 @@ def _expand(nb, colour, end, taken, path, base, depth, free_count, cand, ncand, 
 
 @njit(cache=True)
 def search(nb, colour, end, taken, path, base, frame, cand, ncand, idx, scratch, info, rank, radius,
-           budget, counters):
+           budget, counters, ends, audit=False):
     """Resumable depth-first search for a completion.
 
     ``path[base]`` is the head of the query state; ``frame[0]`` holds the current
-    depth (``-1`` = not started), ``frame[1]`` the free-cell count. ``cand``
+    depth (``-1`` = not started), ``frame[1]`` the free-cell count, ``frame[2]``
+    the depth whose :func:`blocks` DFS ``scratch`` holds (-1: none), ``ends``
+    the end each depth's checks settled on. ``cand``
     (shape (size + 1, k)) holds candidate cells per depth. Runs at most
     ``budget`` node expansions, then returns BUDGET with everything saved in
     the arrays; FOUND leaves the completion in ``path[base:frame[0] + 1]``.
-    ``counters[0]`` counts expansions, ``counters[1]`` backtracks; ``radius`` > 0
+    ``counters[0]`` counts expansions, ``counters[1]`` backtracks, ``counters[2]``
+    the nodes that ran :func:`blocks` (the others skipped it), ``counters[3]``
+    the skips a full check disagreed with (``audit`` only); ``radius`` > 0
     adds :func:`pockets` at every node.
     """
     depth = frame[0]
@@ -407,7 +580,9 @@ def search(nb, colour, end, taken, path, base, frame, cand, ncand, idx, scratch,
         if free_count == 0:
             frame[0] = depth
             return FOUND if end < 0 or path[depth] == end else EXHAUSTED
-        _expand(nb, colour, end, taken, path, base, depth, free_count, cand, ncand, idx, scratch, info, rank, radius)
+        frame[2] = -1
+        _expand(nb, colour, end, taken, path, base, depth, free_count, cand, ncand, idx, scratch, info, rank, radius,
+                ends, frame, counters, audit)
     steps = 0
     while True:
         if steps >= budget:
@@ -432,7 +607,7 @@ def search(nb, colour, end, taken, path, base, frame, cand, ncand, idx, scratch,
                 idx[depth] = 0
                 continue
             _expand(nb, colour, end, taken, path, base, depth, free_count, cand, ncand, idx, scratch, info, rank,
-                    radius)
+                    radius, ends, frame, counters, audit)
         else:
             if depth == base:
                 frame[0] = depth
@@ -442,6 +617,8 @@ def search(nb, colour, end, taken, path, base, frame, cand, ncand, idx, scratch,
             free_count += 1
             depth -= 1
             counters[1] += 1
+            if depth < frame[2]:
+                frame[2] = -1
 
 
 @njit(cache=True)
