@@ -13,7 +13,7 @@ import pathlib
 __all__ = ["refresh", "source_digest"]
 
 _ROOT = pathlib.Path(__file__).resolve().parent.parent
-_PACKAGES = ("labyrinth/engine", "labyrinth/rules", "oracle", "verify")
+_PACKAGES = ("labyrinth/core", "labyrinth/engine", "labyrinth/rules", "oracle", "verify")
 
 
 def source_digest(root=_ROOT, packages=_PACKAGES):

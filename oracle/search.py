@@ -1,20 +1,28 @@
 """The ``search`` backend: exact depth-first completion search compiled with numba.
 
 Sound pruning (connectivity, dead ends, forced moves, cut-vertex order and
-colour balance per block; see :mod:`oracle._kernel`) with a Warnsdorff move
-order (fewest onward moves first, then away from the end) that walks open
-boards to a witness without backtracking. The search is resumable: it runs in
-node budgets between which the deadline is checked, so a time limit costs
-nothing when unused and yields ``unknown`` when hit.
+colour balance per block) with a Warnsdorff move order (fewest onward moves
+first) that walks open boards to a witness with little or no backtracking.
+The labyrinth's states run on its specialised 4-move kernel
+(:mod:`oracle._kernel`; ties away from the end); every other move graph, and
+the labyrinth too when asked (``general=True``), on the general kernel
+:mod:`labyrinth.core._kernel` (any degree; fixed or free end; a closed tour
+becomes a fixed end on its first cell; ties nearer the board's edge first).
+The search is resumable: it runs in node budgets between which the deadline
+is checked, so a time limit costs nothing when unused and yields ``unknown``
+when hit.
 """
 
+import weakref
+from collections import OrderedDict
 
 import numpy as np
 
-from labyrinth.engine import MOVES
+from labyrinth.core import _kernel as _general
+from labyrinth.engine import MOVES, Board
 from labyrinth.engine._graph import GraphTables
 from oracle import _kernel
-from oracle.base import Oracle, expired
+from oracle.base import Oracle, check_witness, expired
 
 __all__ = ["SearchOracle", "prune"]
 
@@ -27,21 +35,43 @@ _CHUNK_WORK = 200_000
 #: the two-cell cut check around the head (slower per node, far fewer nodes on hard states).
 _FAST_NODES = 3_000
 _POCKET_RADIUS = 2
+#: The general kernel's restarts cycle through this many tie-break variants.
+_VARIANTS = 8
+#: Its pocket check (from the second attempt on) reaches this many moves from the head.
+_GENERAL_POCKET_RADIUS = 1
+#: Tie-break arrays kept per move graph (one per fixed end and variant).
+_RANKS_KEPT = 32
 
 
-def prune(state, radius=0):
+def _specialised(state, general):
+    """True when ``state`` runs on the labyrinth's own kernel."""
+    return not general and isinstance(state.board, Board)
+
+
+def prune(state, radius=0, *, general=False):
     """Apply the search's pruning to ``state`` alone.
 
-    ``radius`` > 0 adds the two-cell cut check around the head.
+    ``radius`` > 0 adds the two-cell cut check around the head (Manhattan
+    radius on the labyrinth's kernel, graph distance on the general one).
     Returns ``"dead"`` when a necessary condition fails (so no completion
-    exists), else the forced move letter or ``None``.
+    exists), else the forced move's name or ``None``. ``general`` runs the
+    general kernel on a labyrinth state too.
 
     >>> from labyrinth.engine import State
     >>> prune(State.from_moves(5, "RRRRDLLL"))   # (1,2) is walled in: must go there now
     'L'
     >>> prune(State.from_moves(5, "RRRRDDLLLUL"))  # (1,2)...(1,5) can not all be reached
     'dead'
+    >>> from labyrinth.core import PathState
+    >>> from labyrinth.puzzles.numbers import numbers_puzzle
+    >>> state = PathState.from_moves(numbers_puzzle(5), (1, 1), "SE,SE,W,N,SE")
+    >>> prune(state)  # (5,2) has one way in: the end; (4,1) and (1,4) both need the next move
+    'dead'
+    >>> prune(PathState.from_moves(numbers_puzzle(5), (1, 1), "S,E,NW,S,E"))  # (4,1) is the end: (5,2) now
+    'N'
     """
+    if not _specialised(state, general):
+        return _prune_general(state, radius)
     if state.at_end():
         return None if state.free_count == 0 else "dead"
     t = GraphTables.of(state.board)
@@ -60,15 +90,18 @@ class SearchOracle(Oracle):
 
     name = "search"
 
-    def __init__(self, time_limit=None, node_limit=None):
+    def __init__(self, time_limit=None, node_limit=None, *, general=False):
         super().__init__(time_limit)
         self.node_limit = node_limit
+        self.general = general  # the general kernel on labyrinth states too
 
     def _decide(self, state, deadline):
         return self._decide_budget(state, deadline, self.node_limit)
 
     def _decide_budget(self, state, deadline, limit):
         """Search with at most ``limit`` expansions (None: unbounded) -> (feasible, witness, work)."""
+        if not _specialised(state, self.general):
+            return _decide_general([state], deadline, limit)[1:]
         first = _FAST_NODES if limit is None else min(_FAST_NODES, limit)
         status, witness, work = self.run(state, deadline, first, radius=0)
         if status == _kernel.BUDGET and (limit is None or limit > first) and not expired(deadline):
@@ -81,11 +114,30 @@ class SearchOracle(Oracle):
             return False, None, work
         return None, None, work
 
-    def run(self, state, deadline=None, node_limit=None, radius=0):
+    def _first_step(self, state, deadline):
+        """A closed tour from its first cell alone: every first move's state searched side by side."""
+        if _specialised(state, self.general):
+            return super()._first_step(state, deadline)
+        moves = state.open_moves()
+        afters = [state.after(m) for m in moves]
+        for move, after in zip(moves, afters):
+            if after.free_count == 0 and check_witness(after, ""):
+                return True, move, {}
+        hard = [i for i, after in enumerate(afters) if after.free_count]
+        i, feasible, witness, work = _decide_general([afters[i] for i in hard], deadline, self.node_limit)
+        if feasible:
+            sep = state.board.separator
+            return True, moves[hard[i]] + (sep + witness if witness else ""), work
+        return feasible, None, work
+
+    def run(self, state, deadline=None, node_limit=None, radius=0, variant=0):
         """Search ``state``; returns ``(status, witness, work)`` with a kernel status code.
 
-        ``radius`` > 0 adds the two-cell cut check within that distance of the head.
+        ``radius`` > 0 adds the two-cell cut check within that distance of the head;
+        ``variant`` picks the general kernel's tie-break (0: deterministic rank alone).
         """
+        if not _specialised(state, self.general):
+            return _run_general(state, deadline, node_limit, radius, variant)
         board = state.board
         t = GraphTables.of(board)
         size = board.size
@@ -118,3 +170,165 @@ class SearchOracle(Oracle):
             cells = path[base: int(frame[0]) + 1]
             witness = "".join(board.move_between(int(a), int(b)) for a, b in zip(cells, cells[1:]))
         return status, witness, work
+
+
+# --- any move graph: the general kernel ---------------------------------------------------
+
+
+class _Tables:
+    """Read-only arrays of one move graph for the general kernel (cached per graph)."""
+
+    _cache = weakref.WeakKeyDictionary()
+
+    def __init__(self, graph):
+        self.graph = weakref.ref(graph)
+        self.nb = np.ascontiguousarray(graph.neighbours, dtype=np.int32)
+        self.colour = np.ascontiguousarray(graph.colour, dtype=np.int32)
+        cells = np.arange(graph.size)
+        x, y = cells % graph.width, cells // graph.width
+        self.edge = np.minimum(np.minimum(x, graph.width - 1 - x), np.minimum(y, graph.height - 1 - y))
+        self.work = np.zeros((_general.SCRATCH_ROWS, max(1, graph.size)), dtype=np.int32)
+        self.info = np.zeros(_general.INFO_LEN, dtype=np.int64)
+        self._ranks = OrderedDict()
+
+    @classmethod
+    def of(cls, graph):
+        t = cls._cache.get(graph)
+        if t is None:
+            t = cls._cache[graph] = cls(graph)
+        return t
+
+    def rank(self, end, variant):
+        """Warnsdorff's tie-break, smallest first: farther from a fixed end (moves over the
+        whole board), then nearer the board's edge; variant v > 0 breaks the remaining
+        ties by a permutation seeded with v, else they fall to move order."""
+        key = (end, variant)
+        r = self._ranks.get(key)
+        if r is None:
+            size = self.nb.shape[0]
+            primary = self.edge.astype(np.int64)
+            if end >= 0:
+                dist = _general.distances(self.nb, end)
+                far = int(dist.max())
+                dist[dist < 0] = far
+                primary = (far - dist) * (int(self.edge.max()) + 1) + primary
+            if variant:
+                primary = primary * size + np.random.default_rng(variant).permutation(size)
+            r = self._ranks[key] = np.ascontiguousarray(primary, dtype=np.int64)
+            if len(self._ranks) > _RANKS_KEPT:
+                self._ranks.popitem(last=False)
+        return r
+
+
+def _question(state):
+    """``(taken, end, free_count)`` for the general kernel: a closed tour's first cell
+    is given back as free and becomes the fixed end its last step returns to."""
+    taken = np.array(state.taken, dtype=np.uint8)
+    if state.cycle:
+        first = state.path[0]
+        taken[first] = 0
+        return taken, first, state.free_count + 1
+    end = state.end
+    return taken, (_general.FREE_END if end is None else end), state.free_count
+
+
+def _prune_general(state, radius):
+    if state.at_end():
+        return None if state.free_count == 0 else "dead"
+    if state.free_count == 0 or (state.cycle and len(state.path) < 2):
+        return None  # complete (or not: no pruning decides that), or a tour's first cell alone
+    t = _Tables.of(state.board)
+    taken, end, free_count = _question(state)
+    r = _general.check(t.nb, t.colour, end, taken, state.head, free_count, t.work, t.info)
+    if r == _general.DEAD:
+        return "dead"
+    eff = int(t.info[0])
+    if radius and _general.pockets(t.nb, t.colour, eff, taken, state.head, free_count, radius,
+                                   t.work) != _general.PASS:
+        return "dead"
+    return None if r == _general.OPEN else state.board.move_between(state.head, int(r))
+
+
+def _decide_general(states, deadline, limit):
+    """Is one of ``states`` alive? Restarts on the general kernel -> ``(index, feasible, witness, work)``.
+
+    Round i gives every state still open an attempt with tie-break variant
+    i % _VARIANTS and a budget that doubles each round (``limit`` caps the sum
+    of expansions). Every attempt is an exact search: one that exhausts its
+    tree proves its state dead, so restarts only reorder the work; a state
+    whose first attempts get lost in a dead subtree does not hold up the others.
+    """
+    work = {"nodes": 0, "backtracks": 0, "full_checks": 0, "restarts": 0}
+    live = list(range(len(states)))
+    scale = 1
+    attempt = 0
+    while live:
+        for i in list(live):
+            this = (_FAST_NODES + states[i].free_count) * scale
+            if limit is not None:
+                this = min(this, limit - work["nodes"])
+                if this <= 0:
+                    return None, None, None, work
+            radius = 0 if attempt == 0 else _GENERAL_POCKET_RADIUS
+            status, witness, more = _run_general(states[i], deadline, this, radius, attempt % _VARIANTS)
+            work["nodes"] += more["nodes"]
+            work["backtracks"] += more["backtracks"]
+            work["full_checks"] += more["full_checks"]
+            if status == _general.FOUND:
+                return i, True, witness, work
+            if status == _general.EXHAUSTED:
+                live.remove(i)
+            elif expired(deadline):
+                return None, None, None, work
+        attempt += 1
+        work["restarts"] = attempt
+        scale *= 2
+    return None, False, None, work
+
+
+def _run_general(state, deadline, node_limit, radius, variant=0, audit=False):
+    """:meth:`SearchOracle.run` on the general kernel (status codes are the same).
+
+    ``audit`` (tests) double-checks every skipped check: ``work["audit_failures"]`` counts disagreements.
+    """
+    board = state.board
+    if state.cycle and len(state.path) < 2:
+        raise ValueError("a closed tour's first cell alone: decide each first move (Oracle._first_step)")
+    t = _Tables.of(board)
+    size = board.size
+    taken, end, free_count = _question(state)
+    rank = t.rank(end, variant)
+    path = np.empty(size + 1, dtype=np.int32)
+    base = len(state.path) - 1
+    path[: base + 1] = state.path
+    frame = np.array([-1, free_count, -1], dtype=np.int64)
+    ends = np.zeros(size + 1, dtype=np.int64)
+    k = t.nb.shape[1]
+    cand = np.zeros((size + 1, max(1, k)), dtype=np.int32)
+    ncand = np.zeros(size + 1, dtype=np.int32)
+    idx = np.zeros(size + 1, dtype=np.int32)
+    counters = np.zeros(4, dtype=np.int64)
+    chunk = max(1, min(_CHUNK, _CHUNK_WORK // size))
+    while True:
+        budget = chunk
+        if node_limit is not None:
+            budget = min(budget, node_limit - int(counters[0]))
+            if budget <= 0:
+                status = _general.BUDGET
+                break
+        status = _general.search(t.nb, t.colour, end, taken, path, base, frame, cand, ncand, idx, t.work,
+                                 t.info, rank, radius, budget, counters, ends, audit)
+        if status != _general.BUDGET:
+            break
+        if expired(deadline):
+            break
+    work = {"nodes": int(counters[0]), "backtracks": int(counters[1]), "full_checks": int(counters[2])}
+    if audit:
+        work["audit_failures"] = int(counters[3])
+    witness = None
+    if status == _general.FOUND:
+        cells = path[base: int(frame[0]) + 1]
+        if state.cycle:
+            cells = cells[:-1]  # the step back onto the first cell closes the tour: not a move
+        witness = board.spell(cells)
+    return status, witness, work
