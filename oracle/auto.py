@@ -32,7 +32,8 @@ class AutoOracle(Oracle):
     time_limit : float or None
         Seconds per query.
     search_nodes : int
-        Expansions of the numba search before the solvers (0: none).
+        Expansions of the numba search before the solvers (0: none); at least
+        two per free cell, since a witness needs one per cell.
     members : tuple of str
         The solvers of the tail, in the order their slices alternate: ``"sat"``, ``"cpsat"``.
     reuse : bool
@@ -65,7 +66,10 @@ class AutoOracle(Oracle):
                 return feasible, witness, {"backend": "auto:memo"}
         feasible, witness, work = None, None, {}
         if self.search_nodes > 0:
-            feasible, witness, work = self._search._decide_budget(state, deadline, self.search_nodes)
+            # at least two expansions per free cell: a witness needs one per cell, so on big boards
+            # (a 100x100 number puzzle) a fixed budget would hand an easy state to the solvers
+            budget = max(self.search_nodes, 2 * state.free_count)
+            feasible, witness, work = self._search._decide_budget(state, deadline, budget)
             work["backend"] = "auto:search"
         slice_ = _FIRST_SLICE
         members = {"sat": self._sat_oracle, "cpsat": self._cpsat_oracle}

@@ -209,5 +209,5 @@ def test_cli_walk_svg_and_draw(capsys, tmp_path):
     svg = tmp_path / "w.svg"
     status, out, _ = _run(capsys, "numbers", "walk", "-n", "5", "--start", "3,1", "--audit", "--svg", str(svg))
     assert status == 0 and svg.read_text().startswith("<?xml")
-    status, _, err = _run(capsys, "numbers", "draw", "numbers:5@3,1:S,E", "-o", str(tmp_path / "d.svg"))
+    status, _, err = _run(capsys, "numbers", "draw", "numbers:5@3,1:S,NE", "-o", str(tmp_path / "d.svg"))
     assert status == 0 and (tmp_path / "d.svg").exists()
