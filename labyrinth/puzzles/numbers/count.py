@@ -87,12 +87,20 @@ class NumbersCount:
     nodes: int
     seconds: float
 
+    @property
+    def undirected(self):
+        """The paths up to direction (a path of one cell is its own reverse)."""
+        if self.paths is None:
+            return None
+        return self.paths if self.n == 1 else self.paths // 2
+
     def grid(self):
         """``per_start`` as rows of the board (row 1 first)."""
         return [list(self.per_start[y * self.n:(y + 1) * self.n]) for y in range(self.n)]
 
     def to_json(self):
-        return {"n": self.n, "paths": self.paths, "per_start": self.grid(), "cycles": self.cycles,
+        return {"n": self.n, "paths": self.paths, "undirected": self.undirected,
+                "per_start": None if self.per_start is None else self.grid(), "cycles": self.cycles,
                 "closed_per_start": self.closed_per_start, "closed": self.closed, "classes": self.classes,
                 "group_order": self.group_order, "fixed_by_reversal": list(self.fixed_by_reversal),
                 "units": self.units, "nodes": self.nodes, "seconds": round(self.seconds, 3)}
@@ -318,7 +326,7 @@ def read_log(path, n):
 
 
 def count_solutions(n, *, open_paths=True, closed=True, jobs=1, executor="local", address=None, time_limit=None,
-                    depth=None, memo_log2=None, log=None, progress=None):
+                    depth=None, closed_depth=None, memo_log2=None, log=None, progress=None):
     """Count the number puzzle's solutions on an n x n board exactly (see :class:`NumbersCount`).
 
     Parameters
@@ -332,8 +340,8 @@ def count_solutions(n, *, open_paths=True, closed=True, jobs=1, executor="local"
         ``local`` (this process when ``jobs`` is 1) or ``ray`` (``address``: a running cluster).
     time_limit : float or None
         Seconds for the whole count; past it :class:`TimeLimitError` (the count is unknown).
-    depth : int or None
-        Moves in an open unit's prefix (default: by board size).
+    depth, closed_depth : int or None
+        Moves in an open (closed) unit's prefix (default: by board size; ``closed_depth`` follows ``depth``).
     memo_log2 : int or None
         Memo slots per worker, log2 (16 bytes each; default by board size).
     log : path or None
@@ -346,7 +354,8 @@ def count_solutions(n, *, open_paths=True, closed=True, jobs=1, executor="local"
     t0 = time.perf_counter()
     deadline = None if time_limit is None else time.time() + time_limit
     graph = numbers_graph(n)
-    the_plan = plan(n, depth=depth, open_paths=open_paths, closed=closed)
+    the_plan = plan(n, depth=depth, open_paths=open_paths, closed=closed,
+                    closed_depth=depth if closed_depth is None else closed_depth)
     done = read_log(log, n) if log is not None else {}
     results = {}
     nodes = 0
