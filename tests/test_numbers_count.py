@@ -257,3 +257,17 @@ def test_cli_time_limit_is_unknown_exit_3(capsys, monkeypatch):
     monkeypatch.setattr(C, "SLICE_NODES", 64)
     code, out, err = call(["numbers", "count", "-n", "6", "--time-limit", "0.05", "--no-progress"], capsys)
     assert code == 3 and out == "" and "unknown" in err and len(err.strip().splitlines()) == 1
+
+
+def test_mirror_units_split_by_first_moves_add_up():
+    """8x8 splits the paths fixed by a symmetry and reversal by their first moves: on 6x6 they add up to 808."""
+    g = numbers_graph(6)
+    perm = tuple(int(v) for v in g.symmetries()[4])
+    whole = C._count_unit(6, "whole", "fixed", (4,), (), None)[2]
+    parts = [C._count_unit(6, "part", "fixed", (4, *prefix), (), None)[2] for prefix in C._half_prefixes(g, perm, 1)]
+    assert whole == sum(parts) == 808 and len(parts) > 36
+
+
+def test_mirror_search_in_small_slices_resumes_exactly(monkeypatch):
+    monkeypatch.setattr(C, "SLICE_NODES", 3)
+    assert C._count_unit(5, "half turn", "fixed", (2,), (), None)[2] == 32

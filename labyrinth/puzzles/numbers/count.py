@@ -17,7 +17,7 @@ What is counted, on an n x n board (``size = n * n`` cells):
   symmetry other than the identity fixes no path (it would fix every cell);
   ``g`` composed with reversal fixes a path only when ``g`` is an involution,
   and those paths are counted directly, by their first halves
-  (:func:`~labyrinth.puzzles.numbers._count_kernel.fixed_by_reversal`):
+  (:func:`~labyrinth.puzzles.numbers._count_kernel.mirror_start`):
   exact, and far cheaper than a canonical form of every path found (there
   are billions on 7x7).
 
@@ -57,7 +57,7 @@ from labyrinth.errors import LabyrinthError, TimeLimitError
 from labyrinth.puzzles.numbers import _count_kernel as _k
 from labyrinth.puzzles.numbers.board import numbers_graph
 
-__all__ = ["MAX_CELLS", "NumbersCount", "Plan", "count_solutions", "plan"]
+__all__ = ["MAX_CELLS", "NumbersCount", "Plan", "count_solutions", "estimate", "plan"]
 
 #: the search keeps the taken cells in one 64-bit word: boards up to 8x8
 MAX_CELLS = 64
@@ -112,8 +112,9 @@ class Plan:
 
     ``open``: the paths beginning with ``cells`` (a prefix representing its
     orbit); ``closed``: the paths beginning with ``cells`` (from the closed
-    tours' cell) that end on one of ``end cells``; ``fixed``: the paths
-    symmetry number ``cells[0]`` composed with reversal fixes.
+    tours' cell) that end on one of ``end cells``; ``fixed``: the paths that
+    symmetry number ``cells[0]`` composed with reversal fixes, whose first
+    half begins with ``cells[1:]`` (any first cell when that is empty).
     """
 
     n: int
@@ -170,9 +171,13 @@ def plan(n, *, depth=None, open_paths=True, closed=True, closed_depth=None):
             name = "open " + ",".join(map(str, prefix))
             units.append((name, "open", prefix, ()))
             images[name] = tuple(sorted(m[0] for m in mapped))
-        for i, p in enumerate(perms):
-            if i and all(p[p[c]] == c for c in range(graph.size)):
-                units.append((f"fixed {i}", "fixed", (i,), ()))
+        if graph.size > 1:
+            for i, p in enumerate(perms):
+                if i and all(p[p[c]] == c for c in range(graph.size)) \
+                        and sum(p[c] == c for c in range(graph.size)) == graph.size % 2:
+                    # a few seconds up to 7x7: one unit per symmetry; hours on 8x8: one per first move
+                    for prefix in [()] if n <= 7 else _half_prefixes(graph, p, 1):
+                        units.append((f"fixed {i}:" + ",".join(map(str, prefix)), "fixed", (i, *prefix), ()))
     if closed and graph.size > 2:
         s = min(range(graph.size), key=lambda c: (len(graph.neighbours_of(c)), c))
         nbrs = sorted(graph.neighbours_of(s))
@@ -184,6 +189,30 @@ def plan(n, *, depth=None, open_paths=True, closed=True, closed_depth=None):
             for prefix in _prefixes_from(graph, (s, a), cdepth):
                 units.append(("closed " + ",".join(map(str, prefix)), "closed", prefix, ends))
     return Plan(n, tuple(units), images)
+
+
+def _half_prefixes(graph, perm, depth):
+    """The starts of first halves of paths that ``perm`` composed with reversal fixes: ``depth`` moves, one cell per pair."""
+    nbrs = [graph.neighbours_of(c) for c in range(graph.size)]
+    length = min(depth + 1, graph.size // 2)
+    out = []
+
+    def extend(path, used):
+        if len(path) == length:
+            out.append(tuple(path))
+            return
+        for u in nbrs[path[-1]]:
+            if u not in used and perm[u] != u:
+                used |= {u, perm[u]}
+                path.append(u)
+                extend(path, used)
+                path.pop()
+                used -= {u, perm[u]}
+
+    for s in range(graph.size):
+        if perm[s] != s:
+            extend([s], {s, perm[s]})
+    return out
 
 
 def _prefixes_from(graph, start, more):
@@ -260,7 +289,16 @@ def _count_unit(n, name, kind, cells, ends, deadline):
     nb = np.ascontiguousarray(graph.neighbours, dtype=np.int64)
     if kind == "fixed":
         perm = np.asarray(graph.symmetries()[cells[0]], dtype=np.int64)
-        return name, kind, int(_k.fixed_by_reversal(nb, perm)), 0, time.perf_counter() - t0, os.getpid()
+        starts = [cells[1:]] if len(cells) > 1 else [(c,) for c in range(graph.size) if perm[c] != c]
+        count = nodes = 0
+        for prefix in starts:
+            state = _k.mirror_start(nb, perm, np.asarray(prefix, dtype=np.int64))
+            while not _k.mirror_run(nb, perm, *state, SLICE_NODES):
+                if deadline is not None and time.time() > deadline:
+                    return name, kind, None, nodes + int(state[4][2]), time.perf_counter() - t0, os.getpid()
+            count += int(state[4][1])
+            nodes += int(state[4][2])
+        return name, kind, count, nodes, time.perf_counter() - t0, os.getpid()
     end_ok = np.ones(graph.size, dtype=np.uint8)
     if kind == "closed":
         end_ok[:] = 0
@@ -425,8 +463,13 @@ def _assemble(graph, the_plan, results, open_paths, closed, nodes, seconds):
                     counts[s] += results[name]
         per_start = tuple(counts)
         paths = sum(counts)
-        fixed = tuple(paths if graph.size == 1 and i == 0 else results.get(f"fixed {i}", 0)
-                      for i in range(len(perms)))
+        fixed = [0] * len(perms)
+        for name, kind, cells, _ in the_plan.units:
+            if kind == "fixed":
+                fixed[cells[0]] += results[name]
+        if graph.size == 1:
+            fixed = [1] * len(perms)  # the one path is its own reverse, under every (identity) symmetry
+        fixed = tuple(fixed)
         identity = tuple(range(graph.size))
         burnside = sum(paths if p == identity else 0 for p in perms) + sum(fixed)
         if burnside % (2 * len(perms)):
@@ -443,27 +486,78 @@ def _assemble(graph, the_plan, results, open_paths, closed, nodes, seconds):
                         seconds=seconds)
 
 
-def estimate(n, *, sample=64, seconds_per_unit=None, seed=0, memo_log2=None, depth=None, time_limit=60.0):
-    """Estimate a count's total time from a random sample of its open units (a rough guide, not a bound).
+def estimate(n, *, depth, samples=100, seed=0, memo_log2=None, sample_time_limit=600.0, progress=None):
+    """Estimate an open count's paths and time by sampling (Knuth's estimator), without running it all.
 
-    Runs ``sample`` units chosen at random in this process, each up to
-    ``time_limit`` seconds (a unit past it counts as that long: the estimate
-    is then a lower bound); returns a dict with the units, the sample's
-    seconds, the estimated seconds for all open units and whether the
-    estimate is a lower bound.
+    Each sample is a random path of ``depth`` moves from a random start,
+    each move chosen uniformly among those that leave every free cell
+    reachable with at most one forced end (the *ends* pruning, so dead
+    branches are not drawn); its weight is the number of starts times the
+    product of the choices met. The weighted mean of its subtree's count
+    and search time estimates the totals without bias (a subtree past
+    ``sample_time_limit`` counts as that long and makes the time a lower
+    bound, and its paths unknown). The time is divided by the symmetry
+    group's order, as the count searches one prefix per orbit. The memo of
+    a real run is shared by neighbouring units, so the time is an upper guide.
+
+    Returns a dict: ``paths`` and ``seconds`` (estimates), their standard
+    errors ``paths_se`` and ``seconds_se``, ``samples``, ``timed_out``.
     """
     import random
 
-    the_plan = plan(n, depth=depth, closed=False)
-    units = [u for u in the_plan.units if u[1] == "open"]
+    graph = numbers_graph(n)
+    if graph.size > MAX_CELLS:
+        raise LabyrinthError(f"counting handles boards up to 8x8 ({MAX_CELLS} cells)", source=f"-n {n}")
+    nbrs = [graph.neighbours_of(c) for c in range(graph.size)]
     rng = random.Random(seed)
-    chosen = rng.sample(units, min(sample, len(units)))
     _ensure((default_memo_log2(n) if memo_log2 is None else memo_log2,))
-    spent, lower = 0.0, False
-    for name, kind, cells, ends in chosen:
-        result = _count_unit(n, name, kind, cells, ends, time.time() + time_limit)
-        spent += result[4]
-        lower |= result[2] is None
-    return {"n": n, "units": len(units), "sampled": len(chosen), "sample_seconds": spent,
-            "estimated_seconds": spent * len(units) / max(1, len(chosen)), "lower_bound": lower,
-            "fraction": math.nan if not units else len(chosen) / len(units)}
+    order = len(graph.symmetries())
+    paths, times, timed_out = [], [], 0
+    for i in range(samples):
+        path = [rng.randrange(graph.size)]
+        weight = graph.size
+        while len(path) <= depth:
+            options = [u for u in nbrs[path[-1]] if u not in path and _ends_ok(nbrs, path + [u])]
+            if not options:
+                weight = 0
+                break
+            weight *= len(options)
+            path.append(rng.choice(options))
+        if weight == 0:
+            paths.append(0)
+            times.append(0.0)
+            continue
+        _, _, count, _, seconds, _ = _count_unit(n, "sample", "open", tuple(path), (),
+                                                 time.time() + sample_time_limit)
+        if count is None:
+            timed_out += 1
+            count = 0
+        paths.append(weight * count)
+        times.append(weight * seconds / order)
+        if progress is not None:
+            progress(i + 1, samples)
+
+    def mean_se(xs):
+        m = sum(xs) / len(xs)
+        var = sum((x - m) ** 2 for x in xs) / max(1, len(xs) - 1)
+        return m, math.sqrt(var / len(xs))
+
+    p, p_se = mean_se(paths)
+    t, t_se = mean_se(times)
+    return {"n": n, "depth": depth, "samples": samples, "paths": p, "paths_se": p_se, "seconds": t,
+            "seconds_se": t_se, "timed_out": timed_out}
+
+
+def _ends_ok(nbrs, path):
+    """The *ends* test of a path's head: every free cell keeps a link, at most one keeps only one."""
+    taken = set(path)
+    head = path[-1]
+    ends = 0
+    for u in range(len(nbrs)):
+        if u in taken:
+            continue
+        links = sum(1 for v in nbrs[u] if v not in taken or v == head)
+        if links == 0:
+            return False
+        ends += links == 1
+    return ends <= 1
