@@ -440,6 +440,7 @@ def count_solutions(n, *, open_paths=True, closed=True, jobs=1, executor="local"
         elif jobs <= 1 or len(tasks) <= 1:
             run_serial(queue, lambda: _ensure(init_args), finish)
         else:
+            _warm_up()  # load the kernels once here, not in every forked worker
             run_local(queue, _init, init_args, jobs, finish)
     finally:
         if logfile is not None:
@@ -449,6 +450,16 @@ def count_solutions(n, *, open_paths=True, closed=True, jobs=1, executor="local"
         raise TimeLimitError(f"the {n}x{n} count ran out of time with {missing} of {total} units left: "
                              "the totals are unknown" + (f" (finished units are kept in {log})" if log else ""))
     return _assemble(graph, the_plan, results, open_paths, closed, nodes, time.perf_counter() - t0)
+
+
+def _warm_up():
+    """Load every kernel of a unit (a 3x3 count of each kind: numba's cache is read once per process)."""
+    saved = dict(_CTX)
+    _init(10)
+    for name, kind, cells, ends in plan(3).units:
+        _count_unit(3, name, kind, cells, ends, None)
+    _CTX.clear()
+    _CTX.update(saved)
 
 
 def _assemble(graph, the_plan, results, open_paths, closed, nodes, seconds):
