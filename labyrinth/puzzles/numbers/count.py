@@ -1,0 +1,574 @@
+"""All solutions of the number puzzle, counted exactly: per start cell, closed tours, classes under symmetry.
+
+What is counted, on an n x n board (``size = n * n`` cells):
+
+* ``per_start[c]``: the directed Hamiltonian paths that start on cell ``c``
+  (the solutions that write 1 there); ``paths`` is their sum. A path and
+  its reverse are two solutions (they start on different cells);
+* ``cycles``: the Hamiltonian cycles, undirected and without a start (the
+  closed solutions up to where 1 is written and the direction). Every cycle
+  passes through every cell in two directions, so ``closed_per_start`` is
+  ``2 * cycles`` on every cell and ``closed`` (the closed solutions) is
+  ``size * 2 * cycles``;
+* ``classes``: the classes of paths under the board's symmetries (the
+  rotations and reflections that map moves to moves, :meth:`MoveGraph.symmetries`)
+  and reversal, by Burnside's lemma over the group ``G x {identity, reversal}``:
+  ``classes = (sum over g of fix(g) + fix(g reversed)) / (2 |G|)``. A
+  symmetry other than the identity fixes no path (it would fix every cell);
+  ``g`` composed with reversal fixes a path only when ``g`` is an involution,
+  and those paths are counted directly, by their first halves
+  (:func:`~labyrinth.puzzles.numbers._count_kernel.mirror_start`):
+  exact, and far cheaper than a canonical form of every path found (there
+  are billions on 7x7).
+
+How the work is cut (the document's idea, generalised): a path and its
+images under the symmetries have the same count of completions, so only
+one prefix (the first ``depth`` moves) of each orbit is searched, and its
+count is credited to the start cell of every distinct image. A start cell
+off the axes thus stands for its 8 images; a start on a diagonal, whose
+stabiliser is a reflection, has its first moves searched up to that
+reflection. Each searched prefix is a *unit*; the closed tours are counted
+from one cell of fewest moves ``s`` (a cycle through ``s`` uses two of its
+neighbours ``a < b``: the paths ``s, a, ..., b``), in units by first moves.
+
+Units run through :mod:`verify._executors`, like an audit's: in this
+process, on local worker processes (``jobs``) or on Ray (``executor="ray"``),
+each worker keeping its memo table between units. Each unit runs the numba
+search (:mod:`labyrinth.puzzles.numbers._count_kernel`) in slices and stops
+at the deadline: then the count is unknown, and :class:`TimeLimitError` is
+raised (no partial total is ever returned). Finished units can be logged
+(``log``) so that a rerun skips them.
+
+>>> r = count_solutions(5)
+>>> r.paths, r.per_start[0], r.cycles, r.classes
+(12400, 552, 48, 777)
+"""
+
+import collections
+import dataclasses
+import json
+import math
+import os
+import time
+
+import numpy as np
+
+from labyrinth.errors import LabyrinthError, TimeLimitError
+from labyrinth.puzzles.numbers import _count_kernel as _k
+from labyrinth.puzzles.numbers.board import numbers_graph
+
+__all__ = ["MAX_CELLS", "NumbersCount", "Plan", "count_solutions", "estimate", "plan"]
+
+#: the search keeps the taken cells in one 64-bit word: boards up to 8x8
+MAX_CELLS = 64
+#: nodes per slice of a unit's search (about a second), between looks at the deadline
+SLICE_NODES = 1 << 21
+
+
+@dataclasses.dataclass(frozen=True)
+class NumbersCount:
+    """The exact counts of one board (see the module's docstring for what each one is).
+
+    ``fixed_by_reversal[i]`` is the number of paths that symmetry ``i``
+    (in :meth:`MoveGraph.symmetries` order) composed with reversal maps onto
+    themselves; ``units`` and ``nodes`` say how much searching it took, ``seconds`` the wall time.
+    """
+
+    n: int
+    per_start: tuple
+    paths: int
+    cycles: int
+    closed_per_start: int
+    closed: int
+    classes: int
+    group_order: int
+    fixed_by_reversal: tuple
+    units: int
+    nodes: int
+    seconds: float
+
+    @property
+    def undirected(self):
+        """The paths up to direction (a path of one cell is its own reverse)."""
+        if self.paths is None:
+            return None
+        return self.paths if self.n == 1 else self.paths // 2
+
+    def grid(self):
+        """``per_start`` as rows of the board (row 1 first)."""
+        return [list(self.per_start[y * self.n:(y + 1) * self.n]) for y in range(self.n)]
+
+    def to_json(self):
+        return {"n": self.n, "paths": self.paths, "undirected": self.undirected,
+                "per_start": None if self.per_start is None else self.grid(), "cycles": self.cycles,
+                "closed_per_start": self.closed_per_start, "closed": self.closed, "classes": self.classes,
+                "group_order": self.group_order, "fixed_by_reversal": list(self.fixed_by_reversal),
+                "units": self.units, "nodes": self.nodes, "seconds": round(self.seconds, 3)}
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """The units of a count: ``(name, kind, cells, end cells)``; kinds ``open``, ``closed``, ``fixed``.
+
+    ``open``: the paths beginning with ``cells`` (a prefix representing its
+    orbit); ``closed``: the paths beginning with ``cells`` (from the closed
+    tours' cell) that end on one of ``end cells``; ``fixed``: the paths that
+    symmetry number ``cells[0]`` composed with reversal fixes, whose first
+    half begins with ``cells[1:]`` (any first cell when that is empty).
+    """
+
+    n: int
+    units: tuple
+    images: dict  # open unit name -> start cells of the distinct images of its prefix (with repeats)
+
+
+def _perms(graph):
+    return [tuple(int(v) for v in p) for p in graph.symmetries()]
+
+
+def _prefixes(graph, depth):
+    """Every path of ``depth`` moves (fewer only when it reaches every cell), in order of cells."""
+    nbrs = [graph.neighbours_of(c) for c in range(graph.size)]
+    depth = min(depth, graph.size - 1)
+    out = []
+
+    def extend(path, seen):
+        if len(path) == depth + 1:
+            out.append(tuple(path))
+            return
+        for u in nbrs[path[-1]]:
+            if u not in seen:
+                seen.add(u)
+                path.append(u)
+                extend(path, seen)
+                path.pop()
+                seen.discard(u)
+
+    for s in range(graph.size):
+        extend([s], {s})
+    return out
+
+
+def default_depth(n):
+    """Moves in an open unit's prefix: enough units to share among workers, few enough to plan at once."""
+    return 0 if n <= 4 else 1 if n == 5 else 2 if n == 6 else 3 if n == 7 else 4
+
+
+def plan(n, *, depth=None, open_paths=True, closed=True, closed_depth=None):
+    """The units of the count of an n x n board (see :class:`Plan`)."""
+    graph = numbers_graph(n)
+    if graph.size > MAX_CELLS:
+        raise LabyrinthError(f"counting handles boards up to 8x8 ({MAX_CELLS} cells: one 64-bit word)",
+                             source=f"-n {n}")
+    perms = _perms(graph)
+    units = []
+    images = {}
+    if open_paths:
+        for prefix in _prefixes(graph, default_depth(n) if depth is None else depth):
+            mapped = {tuple(p[c] for c in prefix) for p in perms}
+            if min(mapped) != prefix:
+                continue  # another prefix of its orbit stands for it
+            name = "open " + ",".join(map(str, prefix))
+            units.append((name, "open", prefix, ()))
+            images[name] = tuple(sorted(m[0] for m in mapped))
+        if graph.size > 1:
+            for i, p in enumerate(perms):
+                if i and all(p[p[c]] == c for c in range(graph.size)) \
+                        and sum(p[c] == c for c in range(graph.size)) == graph.size % 2:
+                    # a few seconds up to 7x7: one unit per symmetry; hours on 8x8: one per first move
+                    for prefix in [()] if n <= 7 else _half_prefixes(graph, p, 1):
+                        units.append((f"fixed {i}:" + ",".join(map(str, prefix)), "fixed", (i, *prefix), ()))
+    if closed and graph.size > 2:
+        s = min(range(graph.size), key=lambda c: (len(graph.neighbours_of(c)), c))
+        nbrs = sorted(graph.neighbours_of(s))
+        cdepth = max(0, (default_depth(n) if closed_depth is None else closed_depth) - 1)
+        for a in nbrs:
+            ends = tuple(b for b in nbrs if b > a)
+            if not ends:
+                continue
+            for prefix in _prefixes_from(graph, (s, a), cdepth):
+                units.append(("closed " + ",".join(map(str, prefix)), "closed", prefix, ends))
+    return Plan(n, tuple(units), images)
+
+
+def _half_prefixes(graph, perm, depth):
+    """The starts of first halves of paths that ``perm`` composed with reversal fixes: ``depth`` moves, one cell per pair."""
+    nbrs = [graph.neighbours_of(c) for c in range(graph.size)]
+    length = min(depth + 1, graph.size // 2)
+    out = []
+
+    def extend(path, used):
+        if len(path) == length:
+            out.append(tuple(path))
+            return
+        for u in nbrs[path[-1]]:
+            if u not in used and perm[u] != u:
+                used |= {u, perm[u]}
+                path.append(u)
+                extend(path, used)
+                path.pop()
+                used -= {u, perm[u]}
+
+    for s in range(graph.size):
+        if perm[s] != s:
+            extend([s], {s, perm[s]})
+    return out
+
+
+def _prefixes_from(graph, start, more):
+    """The paths that extend ``start`` by ``more`` moves (fewer only when they reach every cell)."""
+    nbrs = [graph.neighbours_of(c) for c in range(graph.size)]
+    more = min(more, graph.size - len(start))
+    out = []
+
+    def extend(path):
+        if len(path) == len(start) + more:
+            out.append(tuple(path))
+            return
+        for u in nbrs[path[-1]]:
+            if u not in path:
+                path.append(u)
+                extend(path)
+                path.pop()
+
+    extend(list(start))
+    return out
+
+
+# --- worker side ---------------------------------------------------------------------------------------------
+_CTX = {}
+
+
+def default_memo_log2(n):
+    """Memo slots (log2) per worker: 16 bytes each, so 2**24 is 256 MB."""
+    return 12 if n <= 5 else 22 if n == 6 else 24
+
+
+def memo_band(size):
+    """The free cells (low, high) of the states kept in the memo (measured best on 6x6 and 7x7)."""
+    return max(6, size // 4), size // 2 + 2
+
+
+def _init(memo_log2):
+    """Set up a worker: its memo tables are made on first use, for each board and end set."""
+    _CTX.clear()
+    _CTX["args"] = (memo_log2,)
+
+
+def _ensure(init_args):
+    if _CTX.get("args") != tuple(init_args):
+        _init(*init_args)
+
+
+def _ray_task(init_args, fn, fargs):
+    """One unit on a Ray worker: the worker keeps its memo tables between units."""
+    _ensure(init_args)
+    return fn(*fargs)
+
+
+def _table(n, ends):
+    """The memo table of this worker for board ``n`` and end set ``ends`` (None: any end)."""
+    key = (n, ends)
+    tables = _CTX.setdefault("tables", {})
+    table = tables.get(key)
+    if table is None:
+        log2 = _CTX.get("args", (default_memo_log2(n),))[0]
+        if ends is not None:
+            # the closed units of one first move share a table; the last such table is dropped
+            for old in [k for k in tables if k[1] is not None]:
+                del tables[old]
+            log2 = max(10, log2 - 2)
+        table = tables[key] = _k.new_table(log2)
+    return table
+
+
+def _count_unit(n, name, kind, cells, ends, deadline):
+    """Run one unit: ``(name, kind, count or None when the deadline passed, nodes, seconds, pid)``."""
+    t0 = time.perf_counter()
+    graph = numbers_graph(n)
+    nb = np.ascontiguousarray(graph.neighbours, dtype=np.int64)
+    if kind == "fixed":
+        perm = np.asarray(graph.symmetries()[cells[0]], dtype=np.int64)
+        starts = [cells[1:]] if len(cells) > 1 else [(c,) for c in range(graph.size) if perm[c] != c]
+        count = nodes = 0
+        for prefix in starts:
+            state = _k.mirror_start(nb, perm, np.asarray(prefix, dtype=np.int64))
+            while not _k.mirror_run(nb, perm, *state, SLICE_NODES):
+                if deadline is not None and time.time() > deadline:
+                    return name, kind, None, nodes + int(state[4][2]), time.perf_counter() - t0, os.getpid()
+            count += int(state[4][1])
+            nodes += int(state[4][2])
+        return name, kind, count, nodes, time.perf_counter() - t0, os.getpid()
+    end_ok = np.ones(graph.size, dtype=np.uint8)
+    if kind == "closed":
+        end_ok[:] = 0
+        end_ok[list(ends)] = 1
+    table = _table(n, tuple(ends) if kind == "closed" else None)
+    lo, hi = memo_band(graph.size)
+    stats = np.zeros((graph.size + 1, 3), dtype=np.int64)
+    state = _k.start(nb, np.asarray(cells, dtype=np.int64), end_ok)
+    while not _k.run(nb, *state, table, lo, hi, 8, stats, SLICE_NODES):
+        if deadline is not None and time.time() > deadline:
+            return name, kind, None, int(state[2][_k.R_NODES]), time.perf_counter() - t0, os.getpid()
+    reg = state[2]
+    count = int(reg[_k.R_HI]) * int(_k.BASE) + int(reg[_k.R_LO])
+    return name, kind, count, int(reg[_k.R_NODES]), time.perf_counter() - t0, os.getpid()
+
+
+# --- driver side ---------------------------------------------------------------------------------------------
+class _Queue:
+    """The units of a count as :mod:`verify._executors` takes them (its claims interface, with no store)."""
+
+    def __init__(self, tasks):
+        self.queue = collections.deque(tasks)
+        self.stopped = False
+
+    def take(self):
+        from verify._claims import DONE
+
+        if self.stopped or not self.queue:
+            return DONE
+        return self.queue.popleft()
+
+    def wait_take(self):
+        task = self.take()
+        return None if not isinstance(task, tuple) else task
+
+    def beating(self):
+        pass
+
+    def close(self):
+        pass
+
+
+def read_log(path, n):
+    """Units already counted, from a log file written by :func:`count_solutions` (name -> (count, nodes))."""
+    done = {}
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for i, line in enumerate(fh):
+                if not line.strip():
+                    continue
+                try:
+                    rec = json.loads(line)
+                    if rec["n"] == n:
+                        done[rec["unit"]] = (int(rec["count"]), int(rec.get("nodes", 0)))
+                except (ValueError, KeyError, TypeError):
+                    raise LabyrinthError("not a unit log line (JSON with n, unit, count)", source=f"{path}:{i + 1}") \
+                        from None
+    except FileNotFoundError:
+        pass
+    except OSError as err:
+        raise LabyrinthError(f"cannot read: {err.strerror or err}", source=str(path)) from None
+    return done
+
+
+def count_solutions(n, *, open_paths=True, closed=True, jobs=1, executor="local", address=None, time_limit=None,
+                    depth=None, closed_depth=None, memo_log2=None, log=None, progress=None):
+    """Count the number puzzle's solutions on an n x n board exactly (see :class:`NumbersCount`).
+
+    Parameters
+    ----------
+    open_paths, closed : bool
+        Count the paths (per start cell, and their classes), the closed tours, or both.
+        A part not counted is None in the result.
+    jobs : int
+        Worker processes (local), or CPUs of a local Ray cluster.
+    executor : str
+        ``local`` (this process when ``jobs`` is 1) or ``ray`` (``address``: a running cluster).
+    time_limit : float or None
+        Seconds for the whole count; past it :class:`TimeLimitError` (the count is unknown).
+    depth, closed_depth : int or None
+        Moves in an open (closed) unit's prefix (default: by board size; ``closed_depth`` follows ``depth``).
+    memo_log2 : int or None
+        Memo slots per worker, log2 (16 bytes each; default by board size).
+    log : path or None
+        Append every finished unit to this file (JSON lines) and skip those it already holds.
+    progress : callable or None
+        ``progress(done, total)`` after every unit.
+    """
+    from verify._executors import run_local, run_ray, run_serial
+
+    t0 = time.perf_counter()
+    deadline = None if time_limit is None else time.time() + time_limit
+    graph = numbers_graph(n)
+    the_plan = plan(n, depth=depth, open_paths=open_paths, closed=closed,
+                    closed_depth=depth if closed_depth is None else closed_depth)
+    done = read_log(log, n) if log is not None else {}
+    results = {}
+    nodes = 0
+    for name, *_ in the_plan.units:
+        if name in done:
+            results[name] = done[name][0]
+            nodes += done[name][1]
+    memo_log2 = default_memo_log2(n) if memo_log2 is None else int(memo_log2)
+    init_args = (memo_log2,)
+    tasks = [(_count_unit, (n, name, kind, cells, ends, deadline), name)
+             for name, kind, cells, ends in the_plan.units if name not in results]
+    queue = _Queue(tasks)
+    late = []
+    total = len(the_plan.units)
+    logfile = open(log, "a", encoding="utf-8") if log is not None and tasks else None  # noqa: SIM115
+
+    def finish(result):
+        nonlocal nodes
+        name, kind, count, unit_nodes, seconds, pid = result
+        if count is None:
+            late.append(name)
+            queue.stopped = True
+            return
+        results[name] = count
+        nodes += unit_nodes
+        if logfile is not None:
+            logfile.write(json.dumps({"n": n, "unit": name, "count": count, "nodes": unit_nodes,
+                                      "seconds": round(seconds, 3), "pid": pid}) + "\n")
+            logfile.flush()
+        if progress is not None:
+            progress(len(results), total)
+        if deadline is not None and time.time() > deadline:
+            queue.stopped = True
+
+    try:
+        if progress is not None:
+            progress(len(results), total)
+        if not tasks:
+            pass
+        elif executor == "ray":
+            run_ray(queue, _ray_task, init_args, jobs, address, finish)
+        elif executor != "local":
+            raise LabyrinthError("unknown executor (local or ray)", token=executor)
+        elif jobs <= 1 or len(tasks) <= 1:
+            run_serial(queue, lambda: _ensure(init_args), finish)
+        else:
+            _warm_up()  # load the kernels once here, not in every forked worker
+            run_local(queue, _init, init_args, jobs, finish)
+    finally:
+        if logfile is not None:
+            logfile.close()
+    missing = total - len(results)
+    if late or missing:
+        raise TimeLimitError(f"the {n}x{n} count ran out of time with {missing} of {total} units left: "
+                             "the totals are unknown" + (f" (finished units are kept in {log})" if log else ""))
+    return _assemble(graph, the_plan, results, open_paths, closed, nodes, time.perf_counter() - t0)
+
+
+def _warm_up():
+    """Load every kernel of a unit (a 3x3 count of each kind: numba's cache is read once per process)."""
+    saved = dict(_CTX)
+    _init(10)
+    for name, kind, cells, ends in plan(3).units:
+        _count_unit(3, name, kind, cells, ends, None)
+    _CTX.clear()
+    _CTX.update(saved)
+
+
+def _assemble(graph, the_plan, results, open_paths, closed, nodes, seconds):
+    perms = _perms(graph)
+    per_start = paths = classes = None
+    fixed = ()
+    if open_paths:
+        counts = [0] * graph.size
+        for name, kind, _, _ in the_plan.units:
+            if kind == "open":
+                for s in the_plan.images[name]:
+                    counts[s] += results[name]
+        per_start = tuple(counts)
+        paths = sum(counts)
+        fixed = [0] * len(perms)
+        for name, kind, cells, _ in the_plan.units:
+            if kind == "fixed":
+                fixed[cells[0]] += results[name]
+        if graph.size == 1:
+            fixed = [1] * len(perms)  # the one path is its own reverse, under every (identity) symmetry
+        fixed = tuple(fixed)
+        identity = tuple(range(graph.size))
+        burnside = sum(paths if p == identity else 0 for p in perms) + sum(fixed)
+        if burnside % (2 * len(perms)):
+            raise AssertionError(f"Burnside's sum {burnside} is not a multiple of {2 * len(perms)}")
+        classes = burnside // (2 * len(perms))
+    cycles = closed_per_start = closed_total = None
+    if closed:
+        cycles = sum(results[name] for name, kind, _, _ in the_plan.units if kind == "closed")
+        closed_per_start = 2 * cycles
+        closed_total = graph.size * closed_per_start
+    return NumbersCount(n=graph.n, per_start=per_start, paths=paths, cycles=cycles,
+                        closed_per_start=closed_per_start, closed=closed_total, classes=classes,
+                        group_order=len(perms), fixed_by_reversal=fixed, units=len(the_plan.units), nodes=nodes,
+                        seconds=seconds)
+
+
+def estimate(n, *, depth, samples=100, seed=0, memo_log2=None, sample_time_limit=600.0, progress=None):
+    """Estimate an open count's paths and time by sampling (Knuth's estimator), without running it all.
+
+    Each sample is a random path of ``depth`` moves from a random start,
+    each move chosen uniformly among those that leave every free cell
+    reachable with at most one forced end (the *ends* pruning, so dead
+    branches are not drawn); its weight is the number of starts times the
+    product of the choices met. The weighted mean of its subtree's count
+    and search time estimates the totals without bias (a subtree past
+    ``sample_time_limit`` counts as that long and makes the time a lower
+    bound, and its paths unknown). The time is divided by the symmetry
+    group's order, as the count searches one prefix per orbit. The memo of
+    a real run is shared by neighbouring units, so the time is an upper guide.
+
+    Returns a dict: ``paths`` and ``seconds`` (estimates), their standard
+    errors ``paths_se`` and ``seconds_se``, ``samples``, ``timed_out``.
+    """
+    import random
+
+    graph = numbers_graph(n)
+    if graph.size > MAX_CELLS:
+        raise LabyrinthError(f"counting handles boards up to 8x8 ({MAX_CELLS} cells)", source=f"-n {n}")
+    nbrs = [graph.neighbours_of(c) for c in range(graph.size)]
+    rng = random.Random(seed)
+    _ensure((default_memo_log2(n) if memo_log2 is None else memo_log2,))
+    order = len(graph.symmetries())
+    paths, times, timed_out = [], [], 0
+    for i in range(samples):
+        path = [rng.randrange(graph.size)]
+        weight = graph.size
+        while len(path) <= depth:
+            options = [u for u in nbrs[path[-1]] if u not in path and _ends_ok(nbrs, path + [u])]
+            if not options:
+                weight = 0
+                break
+            weight *= len(options)
+            path.append(rng.choice(options))
+        if weight == 0:
+            paths.append(0)
+            times.append(0.0)
+            continue
+        _, _, count, _, seconds, _ = _count_unit(n, "sample", "open", tuple(path), (),
+                                                 time.time() + sample_time_limit)
+        if count is None:
+            timed_out += 1
+            count = 0
+        paths.append(weight * count)
+        times.append(weight * seconds / order)
+        if progress is not None:
+            progress(i + 1, samples)
+
+    def mean_se(xs):
+        m = sum(xs) / len(xs)
+        var = sum((x - m) ** 2 for x in xs) / max(1, len(xs) - 1)
+        return m, math.sqrt(var / len(xs))
+
+    p, p_se = mean_se(paths)
+    t, t_se = mean_se(times)
+    return {"n": n, "depth": depth, "samples": samples, "paths": p, "paths_se": p_se, "seconds": t,
+            "seconds_se": t_se, "timed_out": timed_out}
+
+
+def _ends_ok(nbrs, path):
+    """The *ends* test of a path's head: every free cell keeps a link, at most one keeps only one."""
+    taken = set(path)
+    head = path[-1]
+    ends = 0
+    for u in range(len(nbrs)):
+        if u in taken:
+            continue
+        links = sum(1 for v in nbrs[u] if v not in taken or v == head)
+        if links == 0:
+            return False
+        ends += links == 1
+    return ends <= 1
