@@ -119,15 +119,18 @@ def _build(state, deadline=None):
     nb = board.neighbours
     head, end = state.head, state.end
     nodes = [head] + state.free()
+    check_deadline(deadline)  # a million cells take tenths of a second per step: look at the clock between them
     node_of = dict.fromkeys(nodes, 0)  # the head too: a move into it is skipped below, as into a taken cell
     for i, c in enumerate(nodes):
         node_of[c] = i
+    check_deadline(deadline)
 
     model = _Model()
     new_bool = model.new_bool_var
     # a self-loop fixed false per node: nodes may not be skipped, nor silently ignored
     arcs = [(i, i, False) for i in range(len(nodes))]
     out_arcs = [[] for _ in nodes]
+    check_deadline(deadline)
     for i, c in enumerate(nodes):
         if not i & 1023:
             check_deadline(deadline)

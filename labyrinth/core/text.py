@@ -9,10 +9,10 @@ def numbered_grid(state, marks=None):
     >>> from labyrinth.core import PathState
     >>> from labyrinth.puzzles.numbers import numbers_puzzle
     >>> print(numbered_grid(PathState.from_moves(numbers_puzzle(4), (1, 1), "E"), {15: "x"}))
-    1 . . 2
-    . . . .
-    . . . .
-    . . . x
+     1  .  .  2
+     .  .  .  .
+     .  .  .  .
+     .  .  .  x
     """
     board = state.board
     marks = marks or {}
