@@ -35,10 +35,16 @@ _CHUNK_WORK = 200_000
 #: the two-cell cut check around the head (slower per node, far fewer nodes on hard states).
 _FAST_NODES = 3_000
 _POCKET_RADIUS = 2
-#: The general kernel's restarts cycle through this many tie-break variants.
+#: The general kernel's restart rounds cycle through this many tie-break variants.
 _VARIANTS = 8
-#: Its pocket check (from the second attempt on) reaches this many moves from the head.
-_GENERAL_POCKET_RADIUS = 1
+#: Its pocket check's reach in moves from the head: none, as on the number and knight
+#: boards it saved under 1% of the nodes at twice the time per node (``prune`` and
+#: ``run`` still take a radius).
+_GENERAL_POCKET_RADIUS = 0
+#: Expansions of a round's short probes in other move orders (doubling each round).
+_PROBE_NODES = 1_000
+#: The attempts of one restart round: (move order, budget base; None: the state's own).
+_ROUND = ((_general.WARNSDORFF, None), (_general.RANKED, _PROBE_NODES), (_general.REVERSE, _PROBE_NODES))
 #: Tie-break arrays kept per move graph (one per fixed end and variant).
 _RANKS_KEPT = 32
 
@@ -187,7 +193,7 @@ class _Tables:
         cells = np.arange(graph.size)
         x, y = cells % graph.width, cells // graph.width
         self.edge = np.minimum(np.minimum(x, graph.width - 1 - x), np.minimum(y, graph.height - 1 - y))
-        self.work = np.zeros((_general.SCRATCH_ROWS, max(1, graph.size)), dtype=np.int32)
+        self.work = np.zeros((_general.SCRATCH_ROWS, graph.size + 1), dtype=np.int32)
         self.info = np.zeros(_general.INFO_LEN, dtype=np.int64)
         self._ranks = OrderedDict()
 
@@ -239,11 +245,12 @@ def _prune_general(state, radius):
         return None  # complete (or not: no pruning decides that), or a tour's first cell alone
     t = _Tables.of(state.board)
     taken, end, free_count = _question(state)
-    r = _general.check(t.nb, t.colour, end, taken, state.head, free_count, t.work, t.info)
+    freel = np.flatnonzero(taken == 0).astype(np.int32)
+    r = _general.check(t.nb, t.colour, end, taken, state.head, free_count, freel, t.work, t.info)
     if r == _general.DEAD:
         return "dead"
     eff = int(t.info[0])
-    if radius and _general.pockets(t.nb, t.colour, eff, taken, state.head, free_count, radius,
+    if radius and _general.pockets(t.nb, t.colour, eff, taken, state.head, free_count, freel, radius,
                                    t.work) != _general.PASS:
         return "dead"
     return None if r == _general.OPEN else state.board.move_between(state.head, int(r))
@@ -252,41 +259,46 @@ def _prune_general(state, radius):
 def _decide_general(states, deadline, limit):
     """Is one of ``states`` alive? Restarts on the general kernel -> ``(index, feasible, witness, work)``.
 
-    Round i gives every state still open an attempt with tie-break variant
-    i % _VARIANTS and a budget that doubles each round (``limit`` caps the sum
-    of expansions). Every attempt is an exact search: one that exhausts its
-    tree proves its state dead, so restarts only reorder the work; a state
-    whose first attempts get lost in a dead subtree does not hold up the others.
+    Round r gives every state still open three attempts (:data:`_ROUND`):
+    Warnsdorff's order with budget (_FAST_NODES + free cells) * 2**r, then two
+    short probes in other orders (by rank alone, and most onward moves first)
+    with _PROBE_NODES * 2**r, each with the round's tie-break variant
+    r % _VARIANTS; ``limit`` caps the sum of expansions. Every attempt is an
+    exact search: one that exhausts its tree proves its state dead, so the
+    restarts only reorder the work, and a state whose first attempts get lost
+    in a dead subtree does not hold up the others. The probes rescue the
+    irregular leftovers where Warnsdorff keeps making the same wrong choice.
     """
-    work = {"nodes": 0, "backtracks": 0, "full_checks": 0, "restarts": 0}
+    work = {"nodes": 0, "backtracks": 0, "full_checks": 0, "restarts": -1}
     live = list(range(len(states)))
     scale = 1
-    attempt = 0
+    round_ = 0
     while live:
         for i in list(live):
-            this = (_FAST_NODES + states[i].free_count) * scale
-            if limit is not None:
-                this = min(this, limit - work["nodes"])
-                if this <= 0:
+            for order, base in _ROUND:
+                this = (base or _FAST_NODES + states[i].free_count) * scale
+                if limit is not None:
+                    this = min(this, limit - work["nodes"])
+                    if this <= 0:
+                        return None, None, None, work
+                status, witness, more = _run_general(states[i], deadline, this, _GENERAL_POCKET_RADIUS,
+                                                     round_ % _VARIANTS, order=order)
+                work["restarts"] += 1
+                for key in ("nodes", "backtracks", "full_checks"):
+                    work[key] += more[key]
+                if status == _general.FOUND:
+                    return i, True, witness, work
+                if status == _general.EXHAUSTED:
+                    live.remove(i)
+                    break
+                if expired(deadline):
                     return None, None, None, work
-            radius = 0 if attempt == 0 else _GENERAL_POCKET_RADIUS
-            status, witness, more = _run_general(states[i], deadline, this, radius, attempt % _VARIANTS)
-            work["nodes"] += more["nodes"]
-            work["backtracks"] += more["backtracks"]
-            work["full_checks"] += more["full_checks"]
-            if status == _general.FOUND:
-                return i, True, witness, work
-            if status == _general.EXHAUSTED:
-                live.remove(i)
-            elif expired(deadline):
-                return None, None, None, work
-        attempt += 1
-        work["restarts"] = attempt
+        round_ += 1
         scale *= 2
     return None, False, None, work
 
 
-def _run_general(state, deadline, node_limit, radius, variant=0, audit=False):
+def _run_general(state, deadline, node_limit, radius, variant=0, audit=False, order=_general.WARNSDORFF):
     """:meth:`SearchOracle.run` on the general kernel (status codes are the same).
 
     ``audit`` (tests) double-checks every skipped check: ``work["audit_failures"]`` counts disagreements.
@@ -303,6 +315,9 @@ def _run_general(state, deadline, node_limit, radius, variant=0, audit=False):
     path[: base + 1] = state.path
     frame = np.array([-1, free_count, -1], dtype=np.int64)
     ends = np.zeros(size + 1, dtype=np.int64)
+    freel = np.flatnonzero(taken == 0).astype(np.int32)
+    fpos = np.zeros(size, dtype=np.int32)
+    fpos[freel] = np.arange(len(freel), dtype=np.int32)
     k = t.nb.shape[1]
     cand = np.zeros((size + 1, max(1, k)), dtype=np.int32)
     ncand = np.zeros(size + 1, dtype=np.int32)
@@ -317,7 +332,7 @@ def _run_general(state, deadline, node_limit, radius, variant=0, audit=False):
                 status = _general.BUDGET
                 break
         status = _general.search(t.nb, t.colour, end, taken, path, base, frame, cand, ncand, idx, t.work,
-                                 t.info, rank, radius, budget, counters, ends, audit)
+                                 t.info, rank, order, radius, budget, counters, ends, freel, fpos, audit)
         if status != _general.BUDGET:
             break
         if expired(deadline):

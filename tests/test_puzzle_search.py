@@ -23,6 +23,7 @@
 
 import random
 
+import numpy as np
 import pytest
 from brute import completions_exist, reachable_states
 from brute_puzzle import puzzle_alive
@@ -133,7 +134,8 @@ def _prune_sound(state, alive):
 def _blocks_verdict(state):
     t = _Tables.of(state.board)
     taken, end, free_count = _question(state)
-    return general.blocks(t.nb, t.colour, end, taken, state.head, free_count, -1, t.work)
+    freel = np.flatnonzero(taken == 0).astype(np.int32)
+    return general.blocks(t.nb, t.colour, end, taken, state.head, free_count, freel, -1, t.work)
 
 
 def _check_all(oracle, puzzle, paths):

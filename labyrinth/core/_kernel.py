@@ -46,6 +46,12 @@ OPEN = -1
 #: ``end`` of free-end mode: the path may stop on any cell.
 FREE_END = -1
 
+#: move orders of :func:`search`: fewest onward moves first (Warnsdorff), most
+#: first, or by the rank alone (cells with a single way on still first)
+WARNSDORFF = 0
+REVERSE = 1
+RANKED = 2
+
 FOUND = 1
 EXHAUSTED = 0
 BUDGET = 2
@@ -57,10 +63,12 @@ HEAD_CUT = 2  # the head sits between two parts: it can enter only one
 HANGING = 3  # a part hangs off a cut vertex with no way on (or two parts need the end)
 COLOUR = 4  # a segment's colour sum does not fit its entry and exit
 
-#: rows of the int32 scratch block (shape (SCRATCH_ROWS, size), zeros to begin with) the kernels
-#: share: 0-7 :func:`blocks` on G (kept for the skips of :func:`_expand`), 8-15 :func:`blocks`
-#: for :func:`pockets`, 16-17 a queue and marks (all zero between calls), 18-22 :func:`_local_block`
-SCRATCH_ROWS = 23
+#: rows of the int32 scratch block (shape (SCRATCH_ROWS, size + 1), zeros to begin with) the
+#: kernels share: 0-7 :func:`blocks` on G (kept for the skips of :func:`_expand`), 8-15 :func:`blocks`
+#: for :func:`pockets`, 16-17 a queue and marks (all zero between calls), 18-22 :func:`_local_block`,
+#: 23-30 :func:`propagate` (column ``size`` is its virtual end)
+SCRATCH_ROWS = 31
+_PROP = 23
 #: ``info`` entries filled by :func:`check` (an int64 array of length INFO_LEN)
 INFO_LEN = 4
 #: :func:`_local_block` looks this many moves around the last head
@@ -68,7 +76,7 @@ LOCAL_RADIUS = 2
 
 
 @njit(cache=True)
-def check(nb, colour, end, taken, head, free_count, scratch, info, skip_blocks=False, parent_end=-1):
+def check(nb, colour, end, taken, head, free_count, freel, scratch, info, skip_blocks=False, parent_end=-1):
     """Degrees, forced moves and :func:`blocks` on G: DEAD, OPEN, or the cell the head must enter now.
 
     ``info[0]`` receives the end the path must stop on (``end``, the one cell
@@ -84,12 +92,15 @@ def check(nb, colour, end, taken, head, free_count, scratch, info, skip_blocks=F
     a c (not the end) is forced; with the end unknown, two of them mean the
     next move enters one and the other is the end, and three are dead.
 
+    Then :func:`propagate` (forced edges; it may settle the end of a free-end
+    state, and the next move), then :func:`blocks` with the end settled on.
+
+    ``freel[:free_count]`` lists the free cells, in any order.
     ``skip_blocks``: the caller knows :func:`blocks` passes if the end is
     ``parent_end`` (see :func:`_expand`). ``info[3]`` receives 1 when
     :func:`blocks` ran and passed (its DFS is left in ``scratch[0:8]``), 2 when
     it ran and failed, 0 when it did not run.
     """
-    size = taken.shape[0]
     k = nb.shape[1]
     info[1] = -1
     info[2] = -1
@@ -98,9 +109,11 @@ def check(nb, colour, end, taken, head, free_count, scratch, info, skip_blocks=F
     pair0 = -1
     pair1 = -1
     npair = 0
-    for c in range(size):
-        if taken[c]:
-            continue
+    deg = scratch[_PROP]
+    tight = scratch[16]
+    ntight = 0
+    for i in range(free_count):
+        c = freel[i]
         cnt = 0
         by_head = False
         for d in range(k):
@@ -112,6 +125,10 @@ def check(nb, colour, end, taken, head, free_count, scratch, info, skip_blocks=F
             elif m == head:
                 cnt += 1
                 by_head = True
+        deg[c] = cnt  # for propagate()
+        if cnt <= 2:
+            tight[ntight] = c
+            ntight += 1
         if c == end:
             if cnt < 1:
                 return DEAD
@@ -141,9 +158,19 @@ def check(nb, colour, end, taken, head, free_count, scratch, info, skip_blocks=F
         if npair == 2:
             info[1] = pair0
             info[2] = pair1
+    r = propagate(nb, eff, taken, head, free_count, freel, scratch, ntight)
+    if r == DEAD or (r >= 0 and forced >= 0 and r != forced):
+        return DEAD
+    if r >= 0:
+        forced = r
+    if eff < 0:
+        x = taken.shape[0]
+        if scratch[_PROP + 3, x] == 1:  # the virtual end's edge is forced: its cell is the end
+            eff = scratch[_PROP + 1, x]
+            info[0] = eff
     if skip_blocks and eff == parent_end:
         return forced
-    if blocks(nb, colour, eff, taken, head, free_count, -1, scratch) != PASS:
+    if blocks(nb, colour, eff, taken, head, free_count, freel, -1, scratch) != PASS:
         info[3] = 2
         return DEAD
     info[3] = 1
@@ -151,7 +178,211 @@ def check(nb, colour, end, taken, head, free_count, scratch, info, skip_blocks=F
 
 
 @njit(cache=True)
-def blocks(nb, colour, end, taken, head, free_count, removed, scratch):
+def propagate(nb, end, taken, head, free_count, freel, scratch, ntight):
+    """Forced-edge propagation on G: DEAD, OPEN, or the cell the head must enter now.
+
+    A completion uses one edge at the head and at the end and two at every
+    other free cell; in free-end mode a virtual end X (column ``size``) joins
+    every free cell and takes the end's part, so exactly one free cell uses
+    one edge of G. So a vertex whose live edges number what it needs uses them
+    all (they are *forced*), and a vertex with that many forced edges uses no
+    other (those are deleted, lowering its neighbours' counts); repeat to a
+    fixed point. Dead when a vertex keeps fewer live edges than it needs, gets
+    more forced ones, or forced edges close a cycle or join the head to the
+    end (X) without covering every vertex (forced edges form paths: each
+    path's ends point at each other).
+
+    Expects, as :func:`check` leaves them, each free cell's count of usable
+    neighbours in ``scratch[_PROP]`` and the ``ntight`` free cells with at
+    most 2 of them first in ``scratch[16]``: only those can act before any
+    other did, and the others' rows are filled when first reached (stamped
+    with a per-call epoch), so a call costs what it finds, not the board.
+
+    Leaves, per vertex v reached (rows from ``_PROP``; the head and X always):
+    live edge count, the forced partners, their count (``fc``, so
+    ``fc[X] == 1`` names the end), and bits of deleted edges by move (bit k:
+    the edge to X), e.g. the head's.
+    """
+    k = nb.shape[1]
+    x = taken.shape[0]
+    deg = scratch[_PROP]  # usable neighbours (a free cell's X edge not counted; see off)
+    f1 = scratch[_PROP + 1]
+    f2 = scratch[_PROP + 2]
+    fc = scratch[_PROP + 3]
+    oe = scratch[_PROP + 4]  # the other end of the forced path a path end lies on
+    sz = scratch[_PROP + 5]  # that path's vertex count (kept at both ends)
+    dl = scratch[_PROP + 6]
+    stamp = scratch[_PROP + 7]  # stamp[x]: the epoch of this call
+    queue = scratch[16]
+    inq = scratch[17]
+    cap = x + 1
+    free_end = end < 0
+    off = 1 if free_end else 0  # a free cell's edge to X
+    last = x if free_end else end  # the vertex the path must reach last
+    total = free_count + 1 + off
+    epoch = stamp[x] + 1
+    if epoch >= 1 << 30:
+        for c in range(x):
+            stamp[c] = 0
+        epoch = 1
+    stamp[x] = epoch
+    for i in range(2):
+        v = head if i == 0 else x
+        f1[v] = -1
+        f2[v] = -1
+        fc[v] = 0
+        oe[v] = v
+        sz[v] = 1
+        dl[v] = 0
+    stamp[head] = epoch
+    cnt = 0
+    for d in range(k):
+        u = nb[head, d]
+        if u >= 0 and not taken[u]:
+            cnt += 1
+    deg[head] = cnt
+    deg[x] = free_count if free_end else 0
+    qt = 0
+    for i in range(ntight):  # keep those already tight, in place
+        c = queue[i]
+        stamp[c] = epoch
+        f1[c] = -1
+        f2[c] = -1
+        fc[c] = 0
+        oe[c] = c
+        sz[c] = 1
+        dl[c] = 0
+        if deg[c] + off <= (1 if c == last else 2):
+            queue[qt] = c
+            qt += 1
+            inq[c] = 1
+    if deg[head] <= 1:
+        queue[qt] = head
+        qt += 1
+        inq[head] = 1
+    if free_end and free_count <= 1:
+        queue[qt] = x
+        qt += 1
+        inq[x] = 1
+    qn = qt
+    qh = 0
+    if qt == cap:
+        qt = 0
+    status = OPEN
+    while qn > 0:
+        v = queue[qh]
+        qh = qh + 1 if qh + 1 < cap else 0
+        qn -= 1
+        inq[v] = 0
+        need = 1 if v == head or v == last else 2
+        live = deg[v] + (off if v != head and v != x else 0)
+        if live < need:
+            status = DEAD
+            break
+        if fc[v] == need and live > need:
+            force = False
+        elif live == need and fc[v] < need:
+            force = True
+        else:
+            continue
+        # every live edge of v that is not forced: delete it (v is saturated) or force it (v is tight)
+        top = free_count if v == x else k + 1
+        for j in range(top):
+            if v == x:
+                u = freel[j]
+                if stamp[u] != epoch:
+                    stamp[u] = epoch
+                    f1[u] = -1
+                    f2[u] = -1
+                    fc[u] = 0
+                    oe[u] = u
+                    sz[u] = 1
+                    dl[u] = 0
+                if (dl[u] >> k) & 1:
+                    continue
+                bit_v = -1
+                bit_u = k
+            elif j == k:
+                if not free_end or v == head or (dl[v] >> k) & 1:
+                    continue
+                u = x
+                bit_v = k
+                bit_u = -1
+            else:
+                u = nb[v, j]
+                if u < 0 or (taken[u] and not (u == head and v != head)) or (dl[v] >> j) & 1:
+                    continue
+                if stamp[u] != epoch:
+                    stamp[u] = epoch
+                    f1[u] = -1
+                    f2[u] = -1
+                    fc[u] = 0
+                    oe[u] = u
+                    sz[u] = 1
+                    dl[u] = 0
+                bit_v = j
+                bit_u = -1
+                for e in range(k):
+                    if nb[u, e] == v:
+                        bit_u = e
+                        break
+            if u == f1[v] or u == f2[v]:
+                continue
+            if not force:
+                if bit_v >= 0:
+                    dl[v] |= 1 << bit_v
+                if bit_u >= 0:
+                    dl[u] |= 1 << bit_u
+                deg[v] -= 1
+                deg[u] -= 1
+            else:
+                need_u = 1 if u == head or u == last else 2
+                if fc[v] >= need or fc[u] >= need_u:
+                    status = DEAD
+                    break
+                a = oe[v]
+                b = oe[u]
+                if a == u:  # v and u already end one forced path: a cycle
+                    status = DEAD
+                    break
+                size_ab = sz[v] + sz[u]
+                oe[a] = b
+                oe[b] = a
+                sz[a] = size_ab
+                sz[b] = size_ab
+                if size_ab < total and ((a == head and b == last) or (a == last and b == head)):
+                    status = DEAD
+                    break
+                if f1[v] < 0:
+                    f1[v] = u
+                else:
+                    f2[v] = u
+                if f1[u] < 0:
+                    f1[u] = v
+                else:
+                    f2[u] = v
+                fc[v] += 1
+                fc[u] += 1
+            if inq[u] == 0:
+                inq[u] = 1
+                queue[qt] = u
+                qt = qt + 1 if qt + 1 < cap else 0
+                qn += 1
+        if status == DEAD:
+            break
+    while qn > 0:
+        inq[queue[qh]] = 0
+        qh = qh + 1 if qh + 1 < cap else 0
+        qn -= 1
+    if status == DEAD:
+        return DEAD
+    if fc[head] == 1:
+        return f1[head]
+    return OPEN
+
+
+@njit(cache=True)
+def blocks(nb, colour, end, taken, head, free_count, freel, removed, scratch):
     """Cut-vertex conditions on G (``removed`` < 0) or on G minus the free cell ``removed``.
 
     On G: connected; the head no cut vertex (the path leaves it once); every
@@ -169,9 +400,10 @@ def blocks(nb, colour, end, taken, head, free_count, removed, scratch):
     p -> C -> a or back (twice would close a cycle): at most one such C per p,
     with colour sum -(col(p) + col(a)) / 2.
 
+    ``freel[:free_count]`` lists the free cells (any order): only they and the
+    head are reset and entered, so a check costs the free cells, not the board.
     Returns PASS or the first failure (SPLIT, HEAD_CUT, HANGING, COLOUR).
     """
-    size = taken.shape[0]
     k = nb.shape[1]
     disc = scratch[0]
     low = scratch[1]
@@ -181,8 +413,9 @@ def blocks(nb, colour, end, taken, head, free_count, removed, scratch):
     sep = scratch[5]  # the separated child of a cut vertex, else -1
     stk = scratch[6]
     nextd = scratch[7]  # next move to try, per vertex on the DFS stack
-    for c in range(size):
-        disc[c] = -2 if taken[c] else -1  # -2: never entered
+    for i in range(free_count):  # taken cells other than the head are never entered
+        c = freel[i]
+        disc[c] = -1
         sep[c] = -1
     pocket = removed >= 0
     if pocket:
@@ -190,6 +423,7 @@ def blocks(nb, colour, end, taken, head, free_count, removed, scratch):
     sp = 0
     stk[0] = head
     disc[head] = 0
+    sep[head] = -1
     low[head] = 0
     parent[head] = -1
     sub[head] = colour[head]
@@ -206,7 +440,7 @@ def blocks(nb, colour, end, taken, head, free_count, removed, scratch):
         while d < k:  # the next unvisited neighbour of v, updating low[v] on the way
             x = nb[v, d]
             d += 1
-            if x < 0:
+            if x < 0 or (taken[x] and x != head):
                 continue
             dx = disc[x]
             if dx == -1:
@@ -299,7 +533,7 @@ def blocks(nb, colour, end, taken, head, free_count, removed, scratch):
 
 
 @njit(cache=True)
-def pockets(nb, colour, end, taken, head, free_count, radius, scratch):
+def pockets(nb, colour, end, taken, head, free_count, freel, radius, scratch):
     """Two-cell cuts around the head: :func:`blocks` on G - a for every free cell a
     (not the end) within graph distance ``radius`` of the head, through free cells.
 
@@ -332,7 +566,7 @@ def pockets(nb, colour, end, taken, head, free_count, radius, scratch):
         a = queue[i]
         if a == end:
             continue
-        verdict = blocks(nb, colour, end, taken, head, free_count, a, scratch[8:16])
+        verdict = blocks(nb, colour, end, taken, head, free_count, freel, a, scratch[8:16])
         if verdict != PASS:
             break
     return verdict
@@ -445,15 +679,16 @@ def _local_block(nb, taken, h, w, radius, scratch):
 
 
 @njit(cache=True)
-def _full_check(nb, colour, end, taken, head, free_count, scratch):
-    """:func:`check` without skips, on scratch rows of its own (audits only)."""
+def _full_check(nb, colour, end, taken, head, free_count, freel, scratch):
+    """:func:`check` without skips, on a scratch block of its own (audits only)."""
     info = np.zeros(INFO_LEN, dtype=np.int64)
-    return check(nb, colour, end, taken, head, free_count, scratch[8:16], info)
+    own = np.zeros((SCRATCH_ROWS, scratch.shape[1]), dtype=np.int32)
+    return check(nb, colour, end, taken, head, free_count, freel, own, info)
 
 
 @njit(cache=True)
-def _expand(nb, colour, end, taken, path, base, depth, free_count, cand, ncand, idx, scratch, info, rank, radius,
-            ends, frame, counters, audit):
+def _expand(nb, colour, end, taken, path, base, depth, free_count, freel, cand, ncand, idx, scratch, info, rank,
+            order, radius, ends, frame, counters, audit):
     """Fill the candidate cells at ``depth``, best first; their number (0 if pruned or none).
 
     :func:`blocks` costs a pass over the board, but a step from h to w changes
@@ -496,13 +731,13 @@ def _expand(nb, colour, end, taken, path, base, depth, free_count, cand, ncand, 
                 break
         if not skip and frame[2] >= 0:
             if scratch[5, head] >= 0:  # sep[] of blocks(): w separates a part of G
-                if audit and _full_check(nb, colour, end, taken, head, free_count, scratch) != DEAD:
+                if audit and _full_check(nb, colour, end, taken, head, free_count, freel, scratch) != DEAD:
                     counters[3] += 1
                 return 0
             skip = _local_block(nb, taken, prev, head, LOCAL_RADIUS, scratch)
-    r = check(nb, colour, end, taken, head, free_count, scratch, info, skip, parent_end)
+    r = check(nb, colour, end, taken, head, free_count, freel, scratch, info, skip, parent_end)
     if audit and skip and info[3] == 0 and r != DEAD:
-        if _full_check(nb, colour, end, taken, head, free_count, scratch) != r:
+        if _full_check(nb, colour, end, taken, head, free_count, freel, scratch) != r:
             counters[3] += 1
     if info[3] != 0:
         counters[2] += 1
@@ -514,7 +749,7 @@ def _expand(nb, colour, end, taken, path, base, depth, free_count, cand, ncand, 
     if r == DEAD:
         return 0
     eff = info[0]
-    if radius > 0 and eff >= 0 and pockets(nb, colour, eff, taken, head, free_count, radius, scratch) != PASS:
+    if radius > 0 and eff >= 0 and pockets(nb, colour, eff, taken, head, free_count, freel, radius, scratch) != PASS:
         return 0
     if r >= 0:
         cand[depth, 0] = r
@@ -522,11 +757,12 @@ def _expand(nb, colour, end, taken, path, base, depth, free_count, cand, ncand, 
         return 1
     only0 = info[1]
     only1 = info[2]
+    gone = scratch[_PROP + 6, head]  # moves propagate() deleted
     keys = np.empty(k, dtype=np.int64)
     n = 0
     for d in range(k):
         w = nb[head, d]
-        if w < 0 or taken[w]:
+        if w < 0 or taken[w] or (gone >> d) & 1:
             continue
         if w == eff and free_count > 1:
             continue
@@ -538,7 +774,12 @@ def _expand(nb, colour, end, taken, path, base, depth, free_count, cand, ncand, 
             if x >= 0 and not taken[x]:
                 onward += 1
         # Warnsdorff: fewest onward moves first; ties by the precomputed rank, then move order
-        keys[n] = onward * (1 << 48) + rank[w]
+        if order == WARNSDORFF:
+            keys[n] = onward * (1 << 48) + rank[w]
+        elif order == REVERSE:
+            keys[n] = (k - onward) * (1 << 48) + rank[w]
+        else:  # RANKED: the rank alone, but a cell with one way on first
+            keys[n] = (0 if onward <= 1 else 1 << 48) + rank[w]
         cand[depth, n] = w
         n += 1
     for i in range(1, n):  # stable insertion sort of at most k candidates
@@ -556,14 +797,15 @@ def _expand(nb, colour, end, taken, path, base, depth, free_count, cand, ncand, 
 
 
 @njit(cache=True)
-def search(nb, colour, end, taken, path, base, frame, cand, ncand, idx, scratch, info, rank, radius,
-           budget, counters, ends, audit=False):
+def search(nb, colour, end, taken, path, base, frame, cand, ncand, idx, scratch, info, rank, order, radius,
+           budget, counters, ends, freel, fpos, audit=False):
     """Resumable depth-first search for a completion.
 
     ``path[base]`` is the head of the query state; ``frame[0]`` holds the current
     depth (``-1`` = not started), ``frame[1]`` the free-cell count, ``frame[2]``
     the depth whose :func:`blocks` DFS ``scratch`` holds (-1: none), ``ends``
-    the end each depth's checks settled on. ``cand``
+    the end each depth's checks settled on, ``freel[:frame[1]]`` the free cells
+    (``fpos`` the index of each in ``freel``). ``cand``
     (shape (size + 1, k)) holds candidate cells per depth. Runs at most
     ``budget`` node expansions, then returns BUDGET with everything saved in
     the arrays; FOUND leaves the completion in ``path[base:frame[0] + 1]``.
@@ -581,8 +823,8 @@ def search(nb, colour, end, taken, path, base, frame, cand, ncand, idx, scratch,
             frame[0] = depth
             return FOUND if end < 0 or path[depth] == end else EXHAUSTED
         frame[2] = -1
-        _expand(nb, colour, end, taken, path, base, depth, free_count, cand, ncand, idx, scratch, info, rank, radius,
-                ends, frame, counters, audit)
+        _expand(nb, colour, end, taken, path, base, depth, free_count, freel, cand, ncand, idx, scratch, info, rank,
+                order, radius, ends, frame, counters, audit)
     steps = 0
     while True:
         if steps >= budget:
@@ -596,6 +838,10 @@ def search(nb, colour, end, taken, path, base, frame, cand, ncand, idx, scratch,
             path[depth] = w
             taken[w] = 1
             free_count -= 1
+            i = fpos[w]  # w leaves the free list: the last free cell takes its place
+            last = freel[free_count]
+            freel[i] = last
+            fpos[last] = i
             steps += 1
             counters[0] += 1
             if free_count == 0:
@@ -606,14 +852,17 @@ def search(nb, colour, end, taken, path, base, frame, cand, ncand, idx, scratch,
                 ncand[depth] = 0
                 idx[depth] = 0
                 continue
-            _expand(nb, colour, end, taken, path, base, depth, free_count, cand, ncand, idx, scratch, info, rank,
-                    radius, ends, frame, counters, audit)
+            _expand(nb, colour, end, taken, path, base, depth, free_count, freel, cand, ncand, idx, scratch, info,
+                    rank, order, radius, ends, frame, counters, audit)
         else:
             if depth == base:
                 frame[0] = depth
                 frame[1] = free_count
                 return EXHAUSTED
-            taken[path[depth]] = 0
+            w = path[depth]
+            taken[w] = 0
+            freel[free_count] = w
+            fpos[w] = free_count
             free_count += 1
             depth -= 1
             counters[1] += 1
