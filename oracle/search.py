@@ -45,6 +45,11 @@ _GENERAL_POCKET_RADIUS = 0
 _PROBE_NODES = 1_000
 #: The attempts of one restart round: (move order, budget base; None: the state's own).
 _ROUND = ((_general.WARNSDORFF, None), (_general.RANKED, _PROBE_NODES), (_general.REVERSE, _PROBE_NODES))
+#: Columns of the general kernel's dead-position table (a power of two; 3 int64 rows: 12 MB).
+_TABLE_SIZE = 1 << 19
+_TABLE = None
+_GENERATION = 0
+_ZOBRIST_SEED = 20240613
 #: Tie-break arrays kept per move graph (one per fixed end and variant).
 _RANKS_KEPT = 32
 
@@ -182,7 +187,9 @@ class SearchOracle(Oracle):
 
 
 class _Tables:
-    """Read-only arrays of one move graph for the general kernel (cached per graph)."""
+    """Arrays of one move graph for the general kernel (cached per graph): read-only tables,
+    and scratch and per-depth arrays shared by its searches, one at a time (as the
+    labyrinth's :class:`GraphTables` share ``work``)."""
 
     _cache = weakref.WeakKeyDictionary()
 
@@ -194,6 +201,18 @@ class _Tables:
         x, y = cells % graph.width, cells // graph.width
         self.edge = np.minimum(np.minimum(x, graph.width - 1 - x), np.minimum(y, graph.height - 1 - y))
         self.work = np.zeros((_general.SCRATCH_ROWS, graph.size + 1), dtype=np.int32)
+        # Zobrist keys of the taken cells (two 64-bit hashes) and of the head, fixed per graph
+        bits = np.random.default_rng(_ZOBRIST_SEED).integers(-2**63, 2**63 - 1, size=(4, graph.size),
+                                                             dtype=np.int64)
+        self.zob = np.ascontiguousarray(bits)
+        # the search's per-depth arrays, reused run after run (each run writes before it reads)
+        k = max(1, self.nb.shape[1])
+        self.path = np.zeros(graph.size + 1, dtype=np.int32)
+        self.ends = np.zeros(graph.size + 1, dtype=np.int64)
+        self.fpos = np.zeros(graph.size, dtype=np.int32)
+        self.cand = np.zeros((graph.size + 1, k), dtype=np.int32)
+        self.ncand = np.zeros(graph.size + 1, dtype=np.int32)
+        self.idx = np.zeros(graph.size + 1, dtype=np.int32)
         self.info = np.zeros(_general.INFO_LEN, dtype=np.int64)
         self._ranks = OrderedDict()
 
@@ -269,7 +288,8 @@ def _decide_general(states, deadline, limit):
     in a dead subtree does not hold up the others. The probes rescue the
     irregular leftovers where Warnsdorff keeps making the same wrong choice.
     """
-    work = {"nodes": 0, "backtracks": 0, "full_checks": 0, "restarts": -1}
+    work = {"nodes": 0, "backtracks": 0, "full_checks": 0, "memo_hits": 0, "restarts": -1}
+    generation = _generation()  # one question: dead positions stay dead across the attempts
     live = list(range(len(states)))
     scale = 1
     round_ = 0
@@ -282,9 +302,9 @@ def _decide_general(states, deadline, limit):
                     if this <= 0:
                         return None, None, None, work
                 status, witness, more = _run_general(states[i], deadline, this, _GENERAL_POCKET_RADIUS,
-                                                     round_ % _VARIANTS, order=order)
+                                                     round_ % _VARIANTS, order=order, generation=generation)
                 work["restarts"] += 1
-                for key in ("nodes", "backtracks", "full_checks"):
+                for key in ("nodes", "backtracks", "full_checks", "memo_hits"):
                     work[key] += more[key]
                 if status == _general.FOUND:
                     return i, True, witness, work
@@ -298,7 +318,22 @@ def _decide_general(states, deadline, limit):
     return None, False, None, work
 
 
-def _run_general(state, deadline, node_limit, radius, variant=0, audit=False, order=_general.WARNSDORFF):
+def _memo():
+    """The dead-position table of the general kernel (shared: a new generation per question)."""
+    global _TABLE
+    if _TABLE is None:
+        _TABLE = np.zeros((3, _TABLE_SIZE), dtype=np.int64)
+    return _TABLE
+
+
+def _generation():
+    global _GENERATION
+    _GENERATION += 1
+    return _GENERATION
+
+
+def _run_general(state, deadline, node_limit, radius, variant=0, audit=False, order=_general.WARNSDORFF,
+                 generation=None):
     """:meth:`SearchOracle.run` on the general kernel (status codes are the same).
 
     ``audit`` (tests) double-checks every skipped check: ``work["audit_failures"]`` counts disagreements.
@@ -310,19 +345,15 @@ def _run_general(state, deadline, node_limit, radius, variant=0, audit=False, or
     size = board.size
     taken, end, free_count = _question(state)
     rank = t.rank(end, variant)
-    path = np.empty(size + 1, dtype=np.int32)
+    path, ends, fpos, cand, ncand, idx = t.path, t.ends, t.fpos, t.cand, t.ncand, t.idx
     base = len(state.path) - 1
     path[: base + 1] = state.path
-    frame = np.array([-1, free_count, -1], dtype=np.int64)
-    ends = np.zeros(size + 1, dtype=np.int64)
+    h = np.bitwise_xor.reduce(t.zob[:2, taken.astype(bool)], axis=1)
+    frame = np.array([-1, free_count, -1, h[0], h[1], _generation() if generation is None else generation],
+                     dtype=np.int64)
     freel = np.flatnonzero(taken == 0).astype(np.int32)
-    fpos = np.zeros(size, dtype=np.int32)
     fpos[freel] = np.arange(len(freel), dtype=np.int32)
-    k = t.nb.shape[1]
-    cand = np.zeros((size + 1, max(1, k)), dtype=np.int32)
-    ncand = np.zeros(size + 1, dtype=np.int32)
-    idx = np.zeros(size + 1, dtype=np.int32)
-    counters = np.zeros(4, dtype=np.int64)
+    counters = np.zeros(5, dtype=np.int64)
     chunk = max(1, min(_CHUNK, _CHUNK_WORK // size))
     while True:
         budget = chunk
@@ -332,12 +363,14 @@ def _run_general(state, deadline, node_limit, radius, variant=0, audit=False, or
                 status = _general.BUDGET
                 break
         status = _general.search(t.nb, t.colour, end, taken, path, base, frame, cand, ncand, idx, t.work,
-                                 t.info, rank, order, radius, budget, counters, ends, freel, fpos, audit)
+                                 t.info, rank, order, radius, budget, counters, ends, freel, fpos, t.zob, _memo(),
+                                 audit)
         if status != _general.BUDGET:
             break
         if expired(deadline):
             break
-    work = {"nodes": int(counters[0]), "backtracks": int(counters[1]), "full_checks": int(counters[2])}
+    work = {"nodes": int(counters[0]), "backtracks": int(counters[1]), "full_checks": int(counters[2]),
+            "memo_hits": int(counters[4])}
     if audit:
         work["audit_failures"] = int(counters[3])
     witness = None

@@ -798,7 +798,7 @@ def _expand(nb, colour, end, taken, path, base, depth, free_count, freel, cand, 
 
 @njit(cache=True)
 def search(nb, colour, end, taken, path, base, frame, cand, ncand, idx, scratch, info, rank, order, radius,
-           budget, counters, ends, freel, fpos, audit=False):
+           budget, counters, ends, freel, fpos, zob, table, audit=False):
     """Resumable depth-first search for a completion.
 
     ``path[base]`` is the head of the query state; ``frame[0]`` holds the current
@@ -811,8 +811,19 @@ def search(nb, colour, end, taken, path, base, frame, cand, ncand, idx, scratch,
     the arrays; FOUND leaves the completion in ``path[base:frame[0] + 1]``.
     ``counters[0]`` counts expansions, ``counters[1]`` backtracks, ``counters[2]``
     the nodes that ran :func:`blocks` (the others skipped it), ``counters[3]``
-    the skips a full check disagreed with (``audit`` only); ``radius`` > 0
-    adds :func:`pockets` at every node.
+    the skips a full check disagreed with (``audit`` only), ``counters[4]`` the
+    nodes found dead in ``table``; ``radius`` > 0 adds :func:`pockets` at every node.
+
+    Dead positions are remembered: ``frame[3:5]`` hold two 64-bit Zobrist
+    hashes of the taken cells (``zob[0:2]`` per cell), a position's key adds
+    ``zob[2:4]`` of its head, and ``table`` (rows key 1, key 2, generation;
+    a power-of-two number of columns) keeps the keys of exhausted positions of
+    generation ``frame[5]``: a position met again (the same taken cells and
+    head, reached in another order) is dead at once. Whether a position is
+    alive depends on nothing else within one question (its end, or a closed
+    tour's first cell), so the caller may keep a generation over several
+    searches of one question. A false hit needs two positions' 128-bit keys
+    to coincide.
     """
     depth = frame[0]
     free_count = frame[1]
@@ -842,6 +853,8 @@ def search(nb, colour, end, taken, path, base, frame, cand, ncand, idx, scratch,
             last = freel[free_count]
             freel[i] = last
             fpos[last] = i
+            frame[3] ^= zob[0, w]
+            frame[4] ^= zob[1, w]
             steps += 1
             counters[0] += 1
             if free_count == 0:
@@ -849,6 +862,14 @@ def search(nb, colour, end, taken, path, base, frame, cand, ncand, idx, scratch,
                     frame[0] = depth
                     frame[1] = 0
                     return FOUND
+                ncand[depth] = 0
+                idx[depth] = 0
+                continue
+            key1 = frame[3] ^ zob[2, w]
+            key2 = frame[4] ^ zob[3, w]
+            slot = key1 & (table.shape[1] - 1)
+            if table[0, slot] == key1 and table[1, slot] == key2 and table[2, slot] == frame[5]:
+                counters[4] += 1
                 ncand[depth] = 0
                 idx[depth] = 0
                 continue
@@ -860,6 +881,13 @@ def search(nb, colour, end, taken, path, base, frame, cand, ncand, idx, scratch,
                 frame[1] = free_count
                 return EXHAUSTED
             w = path[depth]
+            key1 = frame[3] ^ zob[2, w]  # exhausted: remember it dead
+            slot = key1 & (table.shape[1] - 1)
+            table[0, slot] = key1
+            table[1, slot] = frame[4] ^ zob[3, w]
+            table[2, slot] = frame[5]
+            frame[3] ^= zob[0, w]
+            frame[4] ^= zob[1, w]
             taken[w] = 0
             freel[free_count] = w
             fpos[w] = free_count
