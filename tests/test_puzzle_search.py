@@ -18,7 +18,8 @@
 * seeded deep states on number boards 6 to 10 (open and closed): witnesses check,
   verdicts are consistent with the children's, and brute force confirms the dead
   ones with at most 20 free cells.
-* every check the search skips agrees with the full check (an audit mode).
+* every check the search skips agrees with the full check (an audit mode), and
+  searches that called a position dead from memory agree with brute force.
 """
 
 import random
@@ -316,6 +317,26 @@ def test_deep_number_states_are_consistent(oracle, n, closed):
         elif verdict.feasible:
             assert prune(state, 1) != "dead", state
     assert alive and dead and confirmed
+
+
+def test_positions_remembered_dead_agree_with_brute_force(oracle):
+    """Searches that met a position again and called it dead from memory give the brute-force verdict."""
+    rng = random.Random(21)
+    checked = dead = 0
+    for _ in range(300):
+        n = rng.choice((8, 10, 12))
+        puzzle = numbers_puzzle(n, rng.random() < 0.5)
+        state = _near_witness(oracle, puzzle, rng, rng.randrange(n * n), rng.randrange(20, 27), rng.randrange(2, 9))
+        if state is None:
+            continue
+        verdict = oracle.decide(state)
+        if verdict.work.get("memo_hits"):
+            assert verdict.feasible is puzzle_alive(state), state
+            checked += 1
+            dead += not verdict.feasible
+            if checked == 10:
+                break
+    assert checked == 10 and dead
 
 
 def test_closed_witness_returns_next_to_the_first_cell(oracle):
