@@ -6,7 +6,7 @@ first) that walks open boards to a witness with little or no backtracking.
 The labyrinth's states run on its specialised 4-move kernel
 (:mod:`oracle._kernel`; ties away from the end); every other move graph, and
 the labyrinth too when asked (``general=True``), on the general kernel
-:mod:`labyrinth.core._kernel` (any degree; fixed or free end; a closed tour
+:mod:`labyrinth.core._search` (pruning: :mod:`labyrinth.core._prune`) (any degree; fixed or free end; a closed tour
 becomes a fixed end on its first cell; ties nearer the board's edge first).
 The search is resumable: it runs in node budgets between which the deadline
 is checked, so a time limit costs nothing when unused and yields ``unknown``
@@ -18,7 +18,8 @@ from collections import OrderedDict
 
 import numpy as np
 
-from labyrinth.core import _kernel as _general
+from labyrinth.core import _prune
+from labyrinth.core import _search as _gsearch
 from labyrinth.engine import MOVES, Board
 from labyrinth.engine._graph import GraphTables
 from oracle import _kernel
@@ -44,7 +45,7 @@ _GENERAL_POCKET_RADIUS = 0
 #: Expansions of a round's short probes in other move orders (doubling each round).
 _PROBE_NODES = 1_000
 #: The attempts of one restart round: (move order, budget base; None: the state's own).
-_ROUND = ((_general.WARNSDORFF, None), (_general.RANKED, _PROBE_NODES), (_general.REVERSE, _PROBE_NODES))
+_ROUND = ((_gsearch.WARNSDORFF, None), (_gsearch.RANKED, _PROBE_NODES), (_gsearch.REVERSE, _PROBE_NODES))
 #: Columns of the general kernel's dead-position table (a power of two; 3 int64 rows: 12 MB).
 _TABLE_SIZE = 1 << 19
 _TABLE = None
@@ -200,7 +201,7 @@ class _Tables:
         cells = np.arange(graph.size)
         x, y = cells % graph.width, cells // graph.width
         self.edge = np.minimum(np.minimum(x, graph.width - 1 - x), np.minimum(y, graph.height - 1 - y))
-        self.work = np.zeros((_general.SCRATCH_ROWS, graph.size + 1), dtype=np.int32)
+        self.work = np.zeros((_prune.SCRATCH_ROWS, graph.size + 1), dtype=np.int32)
         # Zobrist keys of the taken cells (two 64-bit hashes) and of the head, fixed per graph
         bits = np.random.default_rng(_ZOBRIST_SEED).integers(-2**63, 2**63 - 1, size=(4, graph.size),
                                                              dtype=np.int64)
@@ -213,7 +214,7 @@ class _Tables:
         self.cand = np.zeros((graph.size + 1, k), dtype=np.int32)
         self.ncand = np.zeros(graph.size + 1, dtype=np.int32)
         self.idx = np.zeros(graph.size + 1, dtype=np.int32)
-        self.info = np.zeros(_general.INFO_LEN, dtype=np.int64)
+        self.info = np.zeros(_prune.INFO_LEN, dtype=np.int64)
         self._ranks = OrderedDict()
 
     @classmethod
@@ -233,7 +234,7 @@ class _Tables:
             size = self.nb.shape[0]
             primary = self.edge.astype(np.int64)
             if end >= 0:
-                dist = _general.distances(self.nb, end)
+                dist = _prune.distances(self.nb, end)
                 far = int(dist.max())
                 dist[dist < 0] = far
                 primary = (far - dist) * (int(self.edge.max()) + 1) + primary
@@ -254,7 +255,7 @@ def _question(state):
         taken[first] = 0
         return taken, first, state.free_count + 1
     end = state.end
-    return taken, (_general.FREE_END if end is None else end), state.free_count
+    return taken, (_prune.FREE_END if end is None else end), state.free_count
 
 
 def _prune_general(state, radius):
@@ -265,14 +266,14 @@ def _prune_general(state, radius):
     t = _Tables.of(state.board)
     taken, end, free_count = _question(state)
     freel = np.flatnonzero(taken == 0).astype(np.int32)
-    r = _general.check(t.nb, t.colour, end, taken, state.head, free_count, freel, t.work, t.info)
-    if r == _general.DEAD:
+    r = _prune.check(t.nb, t.colour, end, taken, state.head, free_count, freel, t.work, t.info)
+    if r == _prune.DEAD:
         return "dead"
     eff = int(t.info[0])
-    if radius and _general.pockets(t.nb, t.colour, eff, taken, state.head, free_count, freel, radius,
-                                   t.work) != _general.PASS:
+    if radius and _prune.pockets(t.nb, t.colour, eff, taken, state.head, free_count, freel, radius,
+                                   t.work) != _prune.PASS:
         return "dead"
-    return None if r == _general.OPEN else state.board.move_between(state.head, int(r))
+    return None if r == _prune.OPEN else state.board.move_between(state.head, int(r))
 
 
 def _decide_general(states, deadline, limit):
@@ -306,9 +307,9 @@ def _decide_general(states, deadline, limit):
                 work["restarts"] += 1
                 for key in ("nodes", "backtracks", "full_checks", "memo_hits"):
                     work[key] += more[key]
-                if status == _general.FOUND:
+                if status == _gsearch.FOUND:
                     return i, True, witness, work
-                if status == _general.EXHAUSTED:
+                if status == _gsearch.EXHAUSTED:
                     live.remove(i)
                     break
                 if expired(deadline):
@@ -332,7 +333,7 @@ def _generation():
     return _GENERATION
 
 
-def _run_general(state, deadline, node_limit, radius, variant=0, audit=False, order=_general.WARNSDORFF,
+def _run_general(state, deadline, node_limit, radius, variant=0, audit=False, order=_gsearch.WARNSDORFF,
                  generation=None):
     """:meth:`SearchOracle.run` on the general kernel (status codes are the same).
 
@@ -360,12 +361,12 @@ def _run_general(state, deadline, node_limit, radius, variant=0, audit=False, or
         if node_limit is not None:
             budget = min(budget, node_limit - int(counters[0]))
             if budget <= 0:
-                status = _general.BUDGET
+                status = _gsearch.BUDGET
                 break
-        status = _general.search(t.nb, t.colour, end, taken, path, base, frame, cand, ncand, idx, t.work,
+        status = _gsearch.search(t.nb, t.colour, end, taken, path, base, frame, cand, ncand, idx, t.work,
                                  t.info, rank, order, radius, budget, counters, ends, freel, fpos, t.zob, _memo(),
                                  audit)
-        if status != _general.BUDGET:
+        if status != _gsearch.BUDGET:
             break
         if expired(deadline):
             break
@@ -374,7 +375,7 @@ def _run_general(state, deadline, node_limit, radius, variant=0, audit=False, or
     if audit:
         work["audit_failures"] = int(counters[3])
     witness = None
-    if status == _general.FOUND:
+    if status == _gsearch.FOUND:
         cells = path[base: int(frame[0]) + 1]
         if state.cycle:
             cells = cells[:-1]  # the step back onto the first cell closes the tour: not a move
