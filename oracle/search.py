@@ -6,7 +6,7 @@ first) that walks open boards to a witness with little or no backtracking.
 The labyrinth's states run on its specialised 4-move kernel
 (:mod:`oracle._kernel`; ties away from the end); every other move graph, and
 the labyrinth too when asked (``general=True``), on the general kernel
-:mod:`labyrinth.core._kernel` (any degree; fixed or free end; a closed tour
+:mod:`labyrinth.core._search` (pruning: :mod:`labyrinth.core._prune`) (any degree; fixed or free end; a closed tour
 becomes a fixed end on its first cell; ties nearer the board's edge first).
 The search is resumable: it runs in node budgets between which the deadline
 is checked, so a time limit costs nothing when unused and yields ``unknown``
@@ -18,7 +18,8 @@ from collections import OrderedDict
 
 import numpy as np
 
-from labyrinth.core import _kernel as _general
+from labyrinth.core import _prune
+from labyrinth.core import _search as _gsearch
 from labyrinth.engine import MOVES, Board
 from labyrinth.engine._graph import GraphTables
 from oracle import _kernel
@@ -35,10 +36,21 @@ _CHUNK_WORK = 200_000
 #: the two-cell cut check around the head (slower per node, far fewer nodes on hard states).
 _FAST_NODES = 3_000
 _POCKET_RADIUS = 2
-#: The general kernel's restarts cycle through this many tie-break variants.
+#: The general kernel's restart rounds cycle through this many tie-break variants.
 _VARIANTS = 8
-#: Its pocket check (from the second attempt on) reaches this many moves from the head.
-_GENERAL_POCKET_RADIUS = 1
+#: Its pocket check's reach in moves from the head: none, as on the number and knight
+#: boards it saved under 1% of the nodes at twice the time per node (``prune`` and
+#: ``run`` still take a radius).
+_GENERAL_POCKET_RADIUS = 0
+#: Expansions of a round's short probes in other move orders (doubling each round).
+_PROBE_NODES = 1_000
+#: The attempts of one restart round: (move order, budget base; None: the state's own).
+_ROUND = ((_gsearch.WARNSDORFF, None), (_gsearch.RANKED, _PROBE_NODES), (_gsearch.REVERSE, _PROBE_NODES))
+#: Columns of the general kernel's dead-position table (a power of two; 3 int64 rows: 12 MB).
+_TABLE_SIZE = 1 << 19
+_TABLE = None
+_GENERATION = 0
+_ZOBRIST_SEED = 20240613
 #: Tie-break arrays kept per move graph (one per fixed end and variant).
 _RANKS_KEPT = 32
 
@@ -176,7 +188,9 @@ class SearchOracle(Oracle):
 
 
 class _Tables:
-    """Read-only arrays of one move graph for the general kernel (cached per graph)."""
+    """Arrays of one move graph for the general kernel (cached per graph): read-only tables,
+    and scratch and per-depth arrays shared by its searches, one at a time (as the
+    labyrinth's :class:`GraphTables` share ``work``)."""
 
     _cache = weakref.WeakKeyDictionary()
 
@@ -187,8 +201,20 @@ class _Tables:
         cells = np.arange(graph.size)
         x, y = cells % graph.width, cells // graph.width
         self.edge = np.minimum(np.minimum(x, graph.width - 1 - x), np.minimum(y, graph.height - 1 - y))
-        self.work = np.zeros((_general.SCRATCH_ROWS, max(1, graph.size)), dtype=np.int32)
-        self.info = np.zeros(_general.INFO_LEN, dtype=np.int64)
+        self.work = np.zeros((_prune.SCRATCH_ROWS, graph.size + 1), dtype=np.int32)
+        # Zobrist keys of the taken cells (two 64-bit hashes) and of the head, fixed per graph
+        bits = np.random.default_rng(_ZOBRIST_SEED).integers(-2**63, 2**63 - 1, size=(4, graph.size),
+                                                             dtype=np.int64)
+        self.zob = np.ascontiguousarray(bits)
+        # the search's per-depth arrays, reused run after run (each run writes before it reads)
+        k = max(1, self.nb.shape[1])
+        self.path = np.zeros(graph.size + 1, dtype=np.int32)
+        self.ends = np.zeros(graph.size + 1, dtype=np.int64)
+        self.fpos = np.zeros(graph.size, dtype=np.int32)
+        self.cand = np.zeros((graph.size + 1, k), dtype=np.int32)
+        self.ncand = np.zeros(graph.size + 1, dtype=np.int32)
+        self.idx = np.zeros(graph.size + 1, dtype=np.int32)
+        self.info = np.zeros(_prune.INFO_LEN, dtype=np.int64)
         self._ranks = OrderedDict()
 
     @classmethod
@@ -208,7 +234,7 @@ class _Tables:
             size = self.nb.shape[0]
             primary = self.edge.astype(np.int64)
             if end >= 0:
-                dist = _general.distances(self.nb, end)
+                dist = _prune.distances(self.nb, end)
                 far = int(dist.max())
                 dist[dist < 0] = far
                 primary = (far - dist) * (int(self.edge.max()) + 1) + primary
@@ -229,7 +255,7 @@ def _question(state):
         taken[first] = 0
         return taken, first, state.free_count + 1
     end = state.end
-    return taken, (_general.FREE_END if end is None else end), state.free_count
+    return taken, (_prune.FREE_END if end is None else end), state.free_count
 
 
 def _prune_general(state, radius):
@@ -239,54 +265,76 @@ def _prune_general(state, radius):
         return None  # complete (or not: no pruning decides that), or a tour's first cell alone
     t = _Tables.of(state.board)
     taken, end, free_count = _question(state)
-    r = _general.check(t.nb, t.colour, end, taken, state.head, free_count, t.work, t.info)
-    if r == _general.DEAD:
+    freel = np.flatnonzero(taken == 0).astype(np.int32)
+    r = _prune.check(t.nb, t.colour, end, taken, state.head, free_count, freel, t.work, t.info)
+    if r == _prune.DEAD:
         return "dead"
     eff = int(t.info[0])
-    if radius and _general.pockets(t.nb, t.colour, eff, taken, state.head, free_count, radius,
-                                   t.work) != _general.PASS:
+    if radius and _prune.pockets(t.nb, t.colour, eff, taken, state.head, free_count, freel, radius,
+                                   t.work) != _prune.PASS:
         return "dead"
-    return None if r == _general.OPEN else state.board.move_between(state.head, int(r))
+    return None if r == _prune.OPEN else state.board.move_between(state.head, int(r))
 
 
 def _decide_general(states, deadline, limit):
     """Is one of ``states`` alive? Restarts on the general kernel -> ``(index, feasible, witness, work)``.
 
-    Round i gives every state still open an attempt with tie-break variant
-    i % _VARIANTS and a budget that doubles each round (``limit`` caps the sum
-    of expansions). Every attempt is an exact search: one that exhausts its
-    tree proves its state dead, so restarts only reorder the work; a state
-    whose first attempts get lost in a dead subtree does not hold up the others.
+    Round r gives every state still open three attempts (:data:`_ROUND`):
+    Warnsdorff's order with budget (_FAST_NODES + free cells) * 2**r, then two
+    short probes in other orders (by rank alone, and most onward moves first)
+    with _PROBE_NODES * 2**r, each with the round's tie-break variant
+    r % _VARIANTS; ``limit`` caps the sum of expansions. Every attempt is an
+    exact search: one that exhausts its tree proves its state dead, so the
+    restarts only reorder the work, and a state whose first attempts get lost
+    in a dead subtree does not hold up the others. The probes rescue the
+    irregular leftovers where Warnsdorff keeps making the same wrong choice.
     """
-    work = {"nodes": 0, "backtracks": 0, "full_checks": 0, "restarts": 0}
+    work = {"nodes": 0, "backtracks": 0, "full_checks": 0, "memo_hits": 0, "restarts": -1}
+    generation = _generation()  # one question: dead positions stay dead across the attempts
     live = list(range(len(states)))
     scale = 1
-    attempt = 0
+    round_ = 0
     while live:
         for i in list(live):
-            this = (_FAST_NODES + states[i].free_count) * scale
-            if limit is not None:
-                this = min(this, limit - work["nodes"])
-                if this <= 0:
+            for order, base in _ROUND:
+                this = (base or _FAST_NODES + states[i].free_count) * scale
+                if limit is not None:
+                    this = min(this, limit - work["nodes"])
+                    if this <= 0:
+                        return None, None, None, work
+                status, witness, more = _run_general(states[i], deadline, this, _GENERAL_POCKET_RADIUS,
+                                                     round_ % _VARIANTS, order=order, generation=generation)
+                work["restarts"] += 1
+                for key in ("nodes", "backtracks", "full_checks", "memo_hits"):
+                    work[key] += more[key]
+                if status == _gsearch.FOUND:
+                    return i, True, witness, work
+                if status == _gsearch.EXHAUSTED:
+                    live.remove(i)
+                    break
+                if expired(deadline):
                     return None, None, None, work
-            radius = 0 if attempt == 0 else _GENERAL_POCKET_RADIUS
-            status, witness, more = _run_general(states[i], deadline, this, radius, attempt % _VARIANTS)
-            work["nodes"] += more["nodes"]
-            work["backtracks"] += more["backtracks"]
-            work["full_checks"] += more["full_checks"]
-            if status == _general.FOUND:
-                return i, True, witness, work
-            if status == _general.EXHAUSTED:
-                live.remove(i)
-            elif expired(deadline):
-                return None, None, None, work
-        attempt += 1
-        work["restarts"] = attempt
+        round_ += 1
         scale *= 2
     return None, False, None, work
 
 
-def _run_general(state, deadline, node_limit, radius, variant=0, audit=False):
+def _memo():
+    """The dead-position table of the general kernel (shared: a new generation per question)."""
+    global _TABLE
+    if _TABLE is None:
+        _TABLE = np.zeros((3, _TABLE_SIZE), dtype=np.int64)
+    return _TABLE
+
+
+def _generation():
+    global _GENERATION
+    _GENERATION += 1
+    return _GENERATION
+
+
+def _run_general(state, deadline, node_limit, radius, variant=0, audit=False, order=_gsearch.WARNSDORFF,
+                 generation=None):
     """:meth:`SearchOracle.run` on the general kernel (status codes are the same).
 
     ``audit`` (tests) double-checks every skipped check: ``work["audit_failures"]`` counts disagreements.
@@ -298,35 +346,36 @@ def _run_general(state, deadline, node_limit, radius, variant=0, audit=False):
     size = board.size
     taken, end, free_count = _question(state)
     rank = t.rank(end, variant)
-    path = np.empty(size + 1, dtype=np.int32)
+    path, ends, fpos, cand, ncand, idx = t.path, t.ends, t.fpos, t.cand, t.ncand, t.idx
     base = len(state.path) - 1
     path[: base + 1] = state.path
-    frame = np.array([-1, free_count, -1], dtype=np.int64)
-    ends = np.zeros(size + 1, dtype=np.int64)
-    k = t.nb.shape[1]
-    cand = np.zeros((size + 1, max(1, k)), dtype=np.int32)
-    ncand = np.zeros(size + 1, dtype=np.int32)
-    idx = np.zeros(size + 1, dtype=np.int32)
-    counters = np.zeros(4, dtype=np.int64)
+    h = np.bitwise_xor.reduce(t.zob[:2, taken.astype(bool)], axis=1)
+    frame = np.array([-1, free_count, -1, h[0], h[1], _generation() if generation is None else generation],
+                     dtype=np.int64)
+    freel = np.flatnonzero(taken == 0).astype(np.int32)
+    fpos[freel] = np.arange(len(freel), dtype=np.int32)
+    counters = np.zeros(5, dtype=np.int64)
     chunk = max(1, min(_CHUNK, _CHUNK_WORK // size))
     while True:
         budget = chunk
         if node_limit is not None:
             budget = min(budget, node_limit - int(counters[0]))
             if budget <= 0:
-                status = _general.BUDGET
+                status = _gsearch.BUDGET
                 break
-        status = _general.search(t.nb, t.colour, end, taken, path, base, frame, cand, ncand, idx, t.work,
-                                 t.info, rank, radius, budget, counters, ends, audit)
-        if status != _general.BUDGET:
+        status = _gsearch.search(t.nb, t.colour, end, taken, path, base, frame, cand, ncand, idx, t.work,
+                                 t.info, rank, order, radius, budget, counters, ends, freel, fpos, t.zob, _memo(),
+                                 audit)
+        if status != _gsearch.BUDGET:
             break
         if expired(deadline):
             break
-    work = {"nodes": int(counters[0]), "backtracks": int(counters[1]), "full_checks": int(counters[2])}
+    work = {"nodes": int(counters[0]), "backtracks": int(counters[1]), "full_checks": int(counters[2]),
+            "memo_hits": int(counters[4])}
     if audit:
         work["audit_failures"] = int(counters[3])
     witness = None
-    if status == _general.FOUND:
+    if status == _gsearch.FOUND:
         cells = path[base: int(frame[0]) + 1]
         if state.cycle:
             cells = cells[:-1]  # the step back onto the first cell closes the tour: not a move

@@ -18,17 +18,18 @@
 * seeded deep states on number boards 6 to 10 (open and closed): witnesses check,
   verdicts are consistent with the children's, and brute force confirms the dead
   ones with at most 20 free cells.
-* every check the search skips agrees with the full check (an audit mode).
+* every check the search skips agrees with the full check (an audit mode), and
+  searches that called a position dead from memory agree with brute force.
 """
 
 import random
 
+import numpy as np
 import pytest
 from brute import completions_exist, reachable_states
 from brute_puzzle import puzzle_alive
 
-from labyrinth.core import CYCLE, PathState, Puzzle, move_graph
-from labyrinth.core import _kernel as general
+from labyrinth.core import CYCLE, PathState, Puzzle, _prune, move_graph
 from labyrinth.engine import State
 from labyrinth.puzzles.numbers import numbers_puzzle
 from oracle import check_witness
@@ -133,7 +134,8 @@ def _prune_sound(state, alive):
 def _blocks_verdict(state):
     t = _Tables.of(state.board)
     taken, end, free_count = _question(state)
-    return general.blocks(t.nb, t.colour, end, taken, state.head, free_count, -1, t.work)
+    freel = np.flatnonzero(taken == 0).astype(np.int32)
+    return _prune.blocks(t.nb, t.colour, end, taken, state.head, free_count, freel, -1, t.work)
 
 
 def _check_all(oracle, puzzle, paths):
@@ -173,7 +175,7 @@ def test_knight_5x5_open_every_state_from_the_centre_and_a_sample(oracle):
     walks = [_walk(puzzle, rng, rng.randrange(25), rng.randrange(10, 25)).path for _ in range(3000)]
     alive, dead, _ = _check_all(oracle, puzzle, walks)
     assert alive and dead
-    colour = [_blocks_verdict(PathState(puzzle, p)) == general.COLOUR for p in walks]
+    colour = [_blocks_verdict(PathState(puzzle, p)) == _prune.COLOUR for p in walks]
     assert any(colour)  # colour balance does prune
 
 
@@ -243,7 +245,7 @@ def test_colour_balance_never_fires_on_the_number_graph():
         state = _walk(puzzle, rng, rng.randrange(25), rng.randrange(25))
         if state.free_count:
             verdicts.add(_blocks_verdict(state))
-    assert general.COLOUR not in verdicts and len(verdicts) > 1
+    assert _prune.COLOUR not in verdicts and len(verdicts) > 1
 
 
 # --- the general kernel against the labyrinth's own --------------------------------------------
@@ -314,6 +316,26 @@ def test_deep_number_states_are_consistent(oracle, n, closed):
         elif verdict.feasible:
             assert prune(state, 1) != "dead", state
     assert alive and dead and confirmed
+
+
+def test_positions_remembered_dead_agree_with_brute_force(oracle):
+    """Searches that met a position again and called it dead from memory give the brute-force verdict."""
+    rng = random.Random(21)
+    checked = dead = 0
+    for _ in range(300):
+        n = rng.choice((8, 10, 12))
+        puzzle = numbers_puzzle(n, rng.random() < 0.5)
+        state = _near_witness(oracle, puzzle, rng, rng.randrange(n * n), rng.randrange(20, 27), rng.randrange(2, 9))
+        if state is None:
+            continue
+        verdict = oracle.decide(state)
+        if verdict.work.get("memo_hits"):
+            assert verdict.feasible is puzzle_alive(state), state
+            checked += 1
+            dead += not verdict.feasible
+            if checked == 10:
+                break
+    assert checked == 10 and dead
 
 
 def test_closed_witness_returns_next_to_the_first_cell(oracle):
