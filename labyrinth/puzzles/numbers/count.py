@@ -63,6 +63,11 @@ __all__ = ["MAX_CELLS", "NumbersCount", "Plan", "count_solutions", "estimate", "
 MAX_CELLS = 64
 #: nodes per slice of a unit's search (about a second), between looks at the deadline
 SLICE_NODES = 1 << 21
+#: the memo keeps states with size/4 to size/2 + MEMO_ABOVE_HALF free cells, every MEMO_STEP-th level
+MEMO_ABOVE_HALF = 6
+MEMO_STEP = 3
+#: forced-edge propagation from this many free cells up
+PROP_MIN = 8
 
 
 @dataclasses.dataclass(frozen=True)
@@ -245,8 +250,8 @@ def default_memo_log2(n):
 
 
 def memo_band(size):
-    """The free cells (low, high) of the states kept in the memo (measured best on 6x6 and 7x7)."""
-    return max(6, size // 4), size // 2 + 2
+    """The free cells (low, high, step) of the states kept in the memo (measured on 6x6 and 7x7)."""
+    return max(6, size // 4), size // 2 + MEMO_ABOVE_HALF, MEMO_STEP
 
 
 def _init(memo_log2):
@@ -304,10 +309,10 @@ def _count_unit(n, name, kind, cells, ends, deadline):
         end_ok[:] = 0
         end_ok[list(ends)] = 1
     table = _table(n, tuple(ends) if kind == "closed" else None)
-    lo, hi = memo_band(graph.size)
+    lo, hi, step = memo_band(graph.size)
     stats = np.zeros((graph.size + 1, 3), dtype=np.int64)
     state = _k.start(nb, np.asarray(cells, dtype=np.int64), end_ok)
-    while not _k.run(nb, *state, table, lo, hi, 8, stats, SLICE_NODES):
+    while not _k.run(nb, *state, table, lo, hi, step, PROP_MIN, stats, SLICE_NODES):
         if deadline is not None and time.time() > deadline:
             return name, kind, None, int(state[2][_k.R_NODES]), time.perf_counter() - t0, os.getpid()
     reg = state[2]
