@@ -7,7 +7,7 @@ the 2-core machine (the document's program needed about 30 minutes; a plain C de
 without symmetry needs 46 s); 7x7 counted and recorded (no published figure); 8x8 attempted, with
 the time it would take. ``--seven LOG`` reads the units of a 7x7 count run with
 ``labyrinth numbers count -n 7 --log LOG`` (every unit done: the totals come from the log alone);
-without it the 7x7 count is not run here (about 40 minutes on one core). The 8x8 estimate samples
+without it the 7x7 count is not run here (about an hour on one core). The 8x8 estimate samples
 random prefixes (Knuth's estimator, :func:`labyrinth.puzzles.numbers.count.estimate`), checked
 first on 7x7 against the real count when ``--seven`` is given.
 """
