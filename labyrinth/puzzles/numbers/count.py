@@ -443,6 +443,7 @@ def count_solutions(n, *, open_paths=True, closed=True, jobs=1, executor="local"
         elif executor != "local":
             raise LabyrinthError("unknown executor (local or ray)", token=executor)
         elif jobs <= 1 or len(tasks) <= 1:
+            _init(*init_args)  # fresh memo tables: each count starts cold, and frees them at the end
             run_serial(queue, lambda: _ensure(init_args), finish)
         else:
             _warm_up()  # load the kernels once here, not in every forked worker
@@ -450,6 +451,8 @@ def count_solutions(n, *, open_paths=True, closed=True, jobs=1, executor="local"
     finally:
         if logfile is not None:
             logfile.close()
+        if executor == "local" and (jobs <= 1 or len(tasks) <= 1):
+            _CTX.pop("tables", None)
     missing = total - len(results)
     if late or missing:
         raise TimeLimitError(f"the {n}x{n} count ran out of time with {missing} of {total} units left: "
