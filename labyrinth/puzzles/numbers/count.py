@@ -505,7 +505,8 @@ def _assemble(graph, the_plan, results, open_paths, closed, nodes, seconds):
                         seconds=seconds)
 
 
-def estimate(n, *, depth, samples=100, seed=0, memo_log2=None, sample_time_limit=600.0, progress=None):
+def estimate(n, *, depth, samples=100, seed=0, memo_log2=None, sample_time_limit=600.0, closed=False,
+             progress=None):
     """Estimate an open count's paths and time by sampling (Knuth's estimator), without running it all.
 
     Each sample is a random path of ``depth`` moves from a random start,
@@ -518,6 +519,10 @@ def estimate(n, *, depth, samples=100, seed=0, memo_log2=None, sample_time_limit
     bound, and its paths unknown). The time is divided by the symmetry
     group's order, as the count searches one prefix per orbit. The memo of
     a real run is shared by neighbouring units, so the time is an upper guide.
+
+    With ``closed``, the same for the closed tours: ``paths`` is then the
+    number of Hamiltonian cycles (the closed units' paths from the closed
+    tours' cell ``s`` through a first neighbour ``a`` to a last ``b > a``).
 
     Returns a dict: ``paths`` and ``seconds`` (estimates), their standard
     errors ``paths_se`` and ``seconds_se``, ``samples``, ``timed_out``.
@@ -532,9 +537,21 @@ def estimate(n, *, depth, samples=100, seed=0, memo_log2=None, sample_time_limit
     _ensure((default_memo_log2(n) if memo_log2 is None else memo_log2,))
     order = len(graph.symmetries())
     paths, times, timed_out = [], [], 0
+    s0 = min(range(graph.size), key=lambda c: (len(nbrs[c]), c))
+    firsts = [a for a in sorted(nbrs[s0]) if any(b > a for b in nbrs[s0])]
+    if closed:
+        order = 1  # the closed units are not reduced by symmetry
     for i in range(samples):
-        path = [rng.randrange(graph.size)]
-        weight = graph.size
+        ends = ()
+        if closed:
+            if not firsts:
+                paths.append(0)
+                times.append(0.0)
+                continue
+            a = rng.choice(firsts)
+            path, weight, ends = [s0, a], len(firsts), tuple(b for b in sorted(nbrs[s0]) if b > a)
+        else:
+            path, weight = [rng.randrange(graph.size)], graph.size
         while len(path) <= depth:
             options = [u for u in nbrs[path[-1]] if u not in path and _ends_ok(nbrs, path + [u])]
             if not options:
@@ -546,7 +563,7 @@ def estimate(n, *, depth, samples=100, seed=0, memo_log2=None, sample_time_limit
             paths.append(0)
             times.append(0.0)
             continue
-        _, _, count, _, seconds, _ = _count_unit(n, "sample", "open", tuple(path), (),
+        _, _, count, _, seconds, _ = _count_unit(n, "sample", "closed" if closed else "open", tuple(path), ends,
                                                  time.time() + sample_time_limit)
         if count is None:
             timed_out += 1
@@ -563,7 +580,7 @@ def estimate(n, *, depth, samples=100, seed=0, memo_log2=None, sample_time_limit
 
     p, p_se = mean_se(paths)
     t, t_se = mean_se(times)
-    return {"n": n, "depth": depth, "samples": samples, "paths": p, "paths_se": p_se, "seconds": t,
+    return {"n": n, "closed": closed, "depth": depth, "samples": samples, "paths": p, "paths_se": p_se, "seconds": t,
             "seconds_se": t_se, "timed_out": timed_out}
 
 
