@@ -101,7 +101,7 @@ def test_orbit_expansion_matches_a_search_without_symmetry():
     got = []
     for s in range(g.size):
         state = K.start(nb, np.array([s], dtype=np.int64), np.ones(g.size, dtype=np.uint8))
-        while not K.run(nb, *state, table, 100, 0, 100, np.zeros((g.size + 1, 3), dtype=np.int64), 1 << 30):
+        while not K.run(nb, *state, table, 100, 0, 1, 100, np.zeros((g.size + 1, 3), dtype=np.int64), 1 << 30):
             pass
         got.append(int(state[2][K.R_LO]))
     assert tuple(got) == C.count_solutions(5, closed=False).per_start
@@ -127,7 +127,7 @@ def test_search_in_small_slices_resumes_exactly():
     table = K.new_table(8)
     state = K.start(nb, np.array([0], dtype=np.int64), np.ones(g.size, dtype=np.uint8))
     slices = 0
-    while not K.run(nb, *state, table, 4, 14, 6, np.zeros((g.size + 1, 3), dtype=np.int64), 7):
+    while not K.run(nb, *state, table, 4, 14, 2, 6, np.zeros((g.size + 1, 3), dtype=np.int64), 7):
         slices += 1
     assert slices > 10 and int(state[2][K.R_LO]) == count_paths(numbers_puzzle(5))[0]
 

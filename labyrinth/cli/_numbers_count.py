@@ -8,7 +8,7 @@ of work run in this process, on ``--jobs`` local worker processes or on Ray,
 like an audit's. Exit status 0; 2 for bad input (one line, before any work);
 3 past ``--time-limit`` (the counts are unknown: no partial total is printed).
 
-Size policy: up to 7x7 by default (about 40 minutes on one core), 8x8 with
+Size policy: up to 7x7 by default (about an hour on one core), 8x8 with
 ``--allow-large`` (the search keeps the taken cells in one 64-bit word; an
 8x8 count is estimated at years of CPU time: run it with ``--log`` and
 ``--time-limit`` in pieces, or on a Ray cluster).
@@ -33,7 +33,7 @@ __all__ = ["COUNT_LARGE_LIMIT", "COUNT_LIMIT", "register_count"]
 #: the largest board counted by default, and with --allow-large
 COUNT_LIMIT = 7
 COUNT_LARGE_LIMIT = 8
-_WHY = "the count grows about 300-fold per side: 6x6 takes seconds, 7x7 about 40 minutes on one core"
+_WHY = "the work grows about 1000-fold per side: 6x6 takes seconds, 7x7 about an hour on one core"
 #: --memo-mb at most this per worker
 MEMO_MB_MAX = 65536
 

@@ -29,7 +29,9 @@ Pruning, each step sound (a branch is cut only when no completion exists):
 
 *Tail memo*: the number of completions of a state depends only on the taken
 cells and the head (for a fixed ``end_ok``), so the counts of states with
-``memo_lo`` to ``memo_hi`` free cells go to a lossy hash table (``keys``,
+``memo_lo`` to ``memo_hi`` free cells (every ``memo_step``-th number of free
+cells from ``memo_hi`` down: a lookup costs a cache miss, and a state just
+below one looked up is rarely met again) go to a lossy hash table (``keys``,
 ``heads``, ``vals``: a slot holds the last state stored there, checked
 exactly on lookup); the same cells taken in another order are then
 answered at once.
@@ -303,7 +305,7 @@ def start(nb, prefix, end_ok):
 
 @njit(cache=True)
 def run(nb, adj, deg, reg, bits, path, endc, cand, ncand, pos, lo0, hi0,
-        table, memo_lo, memo_hi, prop_min, stats, budget):
+        table, memo_lo, memo_hi, memo_step, prop_min, stats, budget):
     """Go on with a search (see :func:`start`) for about ``budget`` nodes; True when it is finished.
 
     The count so far is ``reg[R_HI] * 2**62 + reg[R_LO]``, the nodes visited
@@ -346,7 +348,7 @@ def run(nb, adj, deg, reg, bits, path, endc, cand, ncand, pos, lo0, hi0,
                         lo -= BASE
                         hi += 1
             else:
-                if memo_lo <= f <= memo_hi:
+                if memo_lo <= f <= memo_hi and (memo_hi - f) % memo_step == 0:
                     s = _slot(mask, h, slots)
                     if table[s, 0] == mask and table[s, 1] >> _HEAD_SHIFT == np.uint64(h):
                         stats[f, 1] += 1
@@ -441,7 +443,7 @@ def run(nb, adj, deg, reg, bits, path, endc, cand, ncand, pos, lo0, hi0,
         # leave the node: store its count if memoised
         if lo == lo0[lvl] and hi == hi0[lvl]:
             stats[f, 2] += 1
-        if memo_lo <= f <= memo_hi and f > 1 and pos[lvl] < _ANSWERED:
+        if memo_lo <= f <= memo_hi and (memo_hi - f) % memo_step == 0 and f > 1 and pos[lvl] < _ANSWERED:
             below = (hi - hi0[lvl]) * BASE + (lo - lo0[lvl])
             if below <= np.int64(_COUNT_MASK):
                 s = _slot(mask, h, slots)

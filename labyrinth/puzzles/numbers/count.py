@@ -63,6 +63,11 @@ __all__ = ["MAX_CELLS", "NumbersCount", "Plan", "count_solutions", "estimate", "
 MAX_CELLS = 64
 #: nodes per slice of a unit's search (about a second), between looks at the deadline
 SLICE_NODES = 1 << 21
+#: the memo keeps states with size/4 to size/2 + MEMO_ABOVE_HALF free cells, every MEMO_STEP-th level
+MEMO_ABOVE_HALF = 6
+MEMO_STEP = 3
+#: forced-edge propagation from this many free cells up
+PROP_MIN = 8
 
 
 @dataclasses.dataclass(frozen=True)
@@ -245,8 +250,8 @@ def default_memo_log2(n):
 
 
 def memo_band(size):
-    """The free cells (low, high) of the states kept in the memo (measured best on 6x6 and 7x7)."""
-    return max(6, size // 4), size // 2 + 2
+    """The free cells (low, high, step) of the states kept in the memo (measured on 6x6 and 7x7)."""
+    return max(6, size // 4), size // 2 + MEMO_ABOVE_HALF, MEMO_STEP
 
 
 def _init(memo_log2):
@@ -304,10 +309,10 @@ def _count_unit(n, name, kind, cells, ends, deadline):
         end_ok[:] = 0
         end_ok[list(ends)] = 1
     table = _table(n, tuple(ends) if kind == "closed" else None)
-    lo, hi = memo_band(graph.size)
+    lo, hi, step = memo_band(graph.size)
     stats = np.zeros((graph.size + 1, 3), dtype=np.int64)
     state = _k.start(nb, np.asarray(cells, dtype=np.int64), end_ok)
-    while not _k.run(nb, *state, table, lo, hi, 8, stats, SLICE_NODES):
+    while not _k.run(nb, *state, table, lo, hi, step, PROP_MIN, stats, SLICE_NODES):
         if deadline is not None and time.time() > deadline:
             return name, kind, None, int(state[2][_k.R_NODES]), time.perf_counter() - t0, os.getpid()
     reg = state[2]
@@ -438,6 +443,7 @@ def count_solutions(n, *, open_paths=True, closed=True, jobs=1, executor="local"
         elif executor != "local":
             raise LabyrinthError("unknown executor (local or ray)", token=executor)
         elif jobs <= 1 or len(tasks) <= 1:
+            _init(*init_args)  # fresh memo tables: each count starts cold, and frees them at the end
             run_serial(queue, lambda: _ensure(init_args), finish)
         else:
             _warm_up()  # load the kernels once here, not in every forked worker
@@ -445,6 +451,8 @@ def count_solutions(n, *, open_paths=True, closed=True, jobs=1, executor="local"
     finally:
         if logfile is not None:
             logfile.close()
+        if executor == "local" and (jobs <= 1 or len(tasks) <= 1):
+            _CTX.pop("tables", None)
     missing = total - len(results)
     if late or missing:
         raise TimeLimitError(f"the {n}x{n} count ran out of time with {missing} of {total} units left: "
@@ -497,7 +505,8 @@ def _assemble(graph, the_plan, results, open_paths, closed, nodes, seconds):
                         seconds=seconds)
 
 
-def estimate(n, *, depth, samples=100, seed=0, memo_log2=None, sample_time_limit=600.0, progress=None):
+def estimate(n, *, depth, samples=100, seed=0, memo_log2=None, sample_time_limit=600.0, closed=False,
+             progress=None):
     """Estimate an open count's paths and time by sampling (Knuth's estimator), without running it all.
 
     Each sample is a random path of ``depth`` moves from a random start,
@@ -510,6 +519,10 @@ def estimate(n, *, depth, samples=100, seed=0, memo_log2=None, sample_time_limit
     bound, and its paths unknown). The time is divided by the symmetry
     group's order, as the count searches one prefix per orbit. The memo of
     a real run is shared by neighbouring units, so the time is an upper guide.
+
+    With ``closed``, the same for the closed tours: ``paths`` is then the
+    number of Hamiltonian cycles (the closed units' paths from the closed
+    tours' cell ``s`` through a first neighbour ``a`` to a last ``b > a``).
 
     Returns a dict: ``paths`` and ``seconds`` (estimates), their standard
     errors ``paths_se`` and ``seconds_se``, ``samples``, ``timed_out``.
@@ -524,9 +537,21 @@ def estimate(n, *, depth, samples=100, seed=0, memo_log2=None, sample_time_limit
     _ensure((default_memo_log2(n) if memo_log2 is None else memo_log2,))
     order = len(graph.symmetries())
     paths, times, timed_out = [], [], 0
+    s0 = min(range(graph.size), key=lambda c: (len(nbrs[c]), c))
+    firsts = [a for a in sorted(nbrs[s0]) if any(b > a for b in nbrs[s0])]
+    if closed:
+        order = 1  # the closed units are not reduced by symmetry
     for i in range(samples):
-        path = [rng.randrange(graph.size)]
-        weight = graph.size
+        ends = ()
+        if closed:
+            if not firsts:
+                paths.append(0)
+                times.append(0.0)
+                continue
+            a = rng.choice(firsts)
+            path, weight, ends = [s0, a], len(firsts), tuple(b for b in sorted(nbrs[s0]) if b > a)
+        else:
+            path, weight = [rng.randrange(graph.size)], graph.size
         while len(path) <= depth:
             options = [u for u in nbrs[path[-1]] if u not in path and _ends_ok(nbrs, path + [u])]
             if not options:
@@ -538,7 +563,7 @@ def estimate(n, *, depth, samples=100, seed=0, memo_log2=None, sample_time_limit
             paths.append(0)
             times.append(0.0)
             continue
-        _, _, count, _, seconds, _ = _count_unit(n, "sample", "open", tuple(path), (),
+        _, _, count, _, seconds, _ = _count_unit(n, "sample", "closed" if closed else "open", tuple(path), ends,
                                                  time.time() + sample_time_limit)
         if count is None:
             timed_out += 1
@@ -555,7 +580,7 @@ def estimate(n, *, depth, samples=100, seed=0, memo_log2=None, sample_time_limit
 
     p, p_se = mean_se(paths)
     t, t_se = mean_se(times)
-    return {"n": n, "depth": depth, "samples": samples, "paths": p, "paths_se": p_se, "seconds": t,
+    return {"n": n, "closed": closed, "depth": depth, "samples": samples, "paths": p, "paths_se": p_se, "seconds": t,
             "seconds_se": t_se, "timed_out": timed_out}
 
 
