@@ -24,7 +24,8 @@ __all__ = ["PUZZLES", "PathState", "parse_path", "register_puzzle"]
 #: Puzzle name -> factory ``f(n) -> Puzzle``, for reading path notation.
 PUZZLES = {}
 #: Where the puzzles shipped with the project register themselves (imported on first use).
-_MODULES = {"numbers": "labyrinth.puzzles.numbers", "numbers-closed": "labyrinth.puzzles.numbers"}
+_MODULES = {"numbers": "labyrinth.puzzles.numbers", "numbers-closed": "labyrinth.puzzles.numbers",
+            "knight": "labyrinth.puzzles.knight", "knight-closed": "labyrinth.puzzles.knight"}
 
 _NOTATION = re.compile(r"^\s*([a-z][a-z0-9-]*):([0-9]{1,9})@([0-9]{1,9}),([0-9]{1,9}):([A-Za-z,]*)\s*$")
 
