@@ -46,8 +46,10 @@ _GENERAL_POCKET_RADIUS = 0
 _PROBE_NODES = 1_000
 #: The attempts of one restart round: (move order, budget base; None: the state's own).
 _ROUND = ((_gsearch.WARNSDORFF, None), (_gsearch.RANKED, _PROBE_NODES), (_gsearch.REVERSE, _PROBE_NODES))
-#: Columns of the general kernel's dead-position table (a power of two; 3 int64 rows: 12 MB).
-_TABLE_SIZE = 1 << 19
+#: Bytes of the general kernel's dead-position table: its columns are the largest power
+#: of two (at most 2**19) whose rows (keys, generation, head, the taken set's words) fit.
+_TABLE_BYTES = 32 << 20
+_TABLE_MAX_COLUMNS = 1 << 19
 _TABLE = None
 _GENERATION = 0
 _ZOBRIST_SEED = 20240613
@@ -319,12 +321,23 @@ def _decide_general(states, deadline, limit):
     return None, False, None, work
 
 
-def _memo():
-    """The dead-position table of the general kernel (shared: a new generation per question)."""
+def _memo(words):
+    """The dead-position table of the general kernel for taken sets of ``words`` 64-bit words
+    (shared: a new generation per question; rebuilt when the board's word count changes)."""
     global _TABLE
-    if _TABLE is None:
-        _TABLE = np.zeros((3, _TABLE_SIZE), dtype=np.int64)
+    if _TABLE is None or _TABLE.shape[0] != 4 + words:
+        rows = 4 + words
+        columns = 1 << max(4, min(_TABLE_MAX_COLUMNS.bit_length() - 1, (_TABLE_BYTES // (8 * rows)).bit_length() - 1))
+        _TABLE = np.zeros((rows, columns), dtype=np.int64)
     return _TABLE
+
+
+def _bitset(taken):
+    """The taken cells as 64-bit words, cell c at bit c % 64 of word c // 64 (the kernel's ``tbits``)."""
+    words = (len(taken) + 63) // 64
+    bits = np.zeros(words * 64, dtype=np.uint8)
+    bits[: len(taken)] = taken != 0
+    return np.packbits(bits, bitorder="little").view("<u8").astype(np.int64)
 
 
 def _generation():
@@ -355,6 +368,8 @@ def _run_general(state, deadline, node_limit, radius, variant=0, audit=False, or
     freel = np.flatnonzero(taken == 0).astype(np.int32)
     fpos[freel] = np.arange(len(freel), dtype=np.int32)
     counters = np.zeros(5, dtype=np.int64)
+    tbits = _bitset(taken)
+    table = _memo(len(tbits))
     chunk = max(1, min(_CHUNK, _CHUNK_WORK // size))
     while True:
         budget = chunk
@@ -364,8 +379,8 @@ def _run_general(state, deadline, node_limit, radius, variant=0, audit=False, or
                 status = _gsearch.BUDGET
                 break
         status = _gsearch.search(t.nb, t.colour, end, taken, path, base, frame, cand, ncand, idx, t.work,
-                                 t.info, rank, order, radius, budget, counters, ends, freel, fpos, t.zob, _memo(),
-                                 audit)
+                                 t.info, rank, order, radius, budget, counters, ends, freel, fpos, t.zob, table,
+                                 tbits, audit)
         if status != _gsearch.BUDGET:
             break
         if expired(deadline):

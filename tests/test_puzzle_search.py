@@ -338,6 +338,39 @@ def test_positions_remembered_dead_agree_with_brute_force(oracle):
     assert checked == 10 and dead
 
 
+def test_remembered_positions_are_compared_exactly_not_by_key():
+    """With the taken cells' Zobrist keys zero, a position's key is its head's alone: positions
+    with one head share a key and a slot, only the kept taken set tells them apart, and the
+    verdicts stay those of the real keys (which the brute-force tests above check)."""
+    rng = random.Random(34)
+    searcher = SearchOracle()
+    checked = hits = alive = 0
+    for _ in range(400):
+        puzzle = rng.choice((numbers_puzzle(8), knight(8), numbers_puzzle(8, closed=True)))
+        state = _walk(puzzle, rng, rng.randrange(64), rng.randrange(5, 30))
+        if state.is_complete():
+            continue
+        truth = searcher.decide(state)
+        if not truth.work.get("memo_hits"):
+            continue
+        tables = _Tables.of(state.board)
+        keys = tables.zob.copy()
+        tables.zob[:2] = 0
+        try:
+            verdict = searcher.decide(state)
+        finally:
+            tables.zob[:] = keys
+        assert verdict.feasible is truth.feasible, state.compact()
+        if verdict.feasible:
+            assert check_witness(state, verdict.witness)
+        hits += verdict.work["memo_hits"]
+        alive += verdict.feasible
+        checked += 1
+        if checked == 8:
+            break
+    assert checked == 8 and alive and hits  # memory was used, through the full comparison only
+
+
 def test_closed_witness_returns_next_to_the_first_cell(oracle):
     for n in (6, 8, 10):
         puzzle = numbers_puzzle(n, closed=True)

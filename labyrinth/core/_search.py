@@ -267,8 +267,17 @@ def _expand(nb, colour, end, taken, path, base, depth, free_count, freel, cand, 
 
 
 @njit(cache=True)
+def _same_set(table, slot, tbits):
+    """True when the taken set kept in ``table[4:, slot]`` is ``tbits``."""
+    for j in range(tbits.shape[0]):
+        if table[4 + j, slot] != tbits[j]:
+            return False
+    return True
+
+
+@njit(cache=True)
 def search(nb, colour, end, taken, path, base, frame, cand, ncand, idx, scratch, info, rank, order, radius,
-           budget, counters, ends, freel, fpos, zob, table, audit=False):
+           budget, counters, ends, freel, fpos, zob, table, tbits, audit=False):
     """Resumable depth-first search for a completion.
 
     ``path[base]`` is the head of the query state; ``frame[0]`` holds the current
@@ -284,16 +293,18 @@ def search(nb, colour, end, taken, path, base, frame, cand, ncand, idx, scratch,
     the skips a full check disagreed with (``audit`` only), ``counters[4]`` the
     nodes found dead in ``table``; ``radius`` > 0 adds :func:`pockets` at every node.
 
-    Dead positions are remembered: ``frame[3:5]`` hold two 64-bit Zobrist
-    hashes of the taken cells (``zob[0:2]`` per cell), a position's key adds
-    ``zob[2:4]`` of its head, and ``table`` (rows key 1, key 2, generation;
-    a power-of-two number of columns) keeps the keys of exhausted positions of
-    generation ``frame[5]``: a position met again (the same taken cells and
-    head, reached in another order) is dead at once. Whether a position is
-    alive depends on nothing else within one question (its end, or a closed
-    tour's first cell), so the caller may keep a generation over several
-    searches of one question. A false hit needs two positions' 128-bit keys
-    to coincide.
+    Dead positions are remembered, exactly: ``frame[3:5]`` hold two 64-bit
+    Zobrist hashes of the taken cells (``zob[0:2]`` per cell), a position's key
+    adds ``zob[2:4]`` of its head, and ``tbits`` is the taken set as a bitset
+    (64 cells a word). ``table`` (rows key 1, key 2, generation, head, then the
+    bitset's words; a power-of-two number of columns) keeps the exhausted
+    positions of generation ``frame[5]``: a position met again (the same taken
+    cells and head, reached in another order) is dead at once. The keys only
+    find the slot and reject most misses; a hit also compares the head and
+    every word of the taken set, so a remembered verdict is never another
+    position's. Whether a position is alive depends on nothing else within one
+    question (its end, or a closed tour's first cell), so the caller may keep a
+    generation over several searches of one question.
     """
     depth = frame[0]
     free_count = frame[1]
@@ -325,6 +336,7 @@ def search(nb, colour, end, taken, path, base, frame, cand, ncand, idx, scratch,
             fpos[last] = i
             frame[3] ^= zob[0, w]
             frame[4] ^= zob[1, w]
+            tbits[w >> 6] ^= np.int64(1) << np.int64(w & 63)
             steps += 1
             counters[0] += 1
             if free_count == 0:
@@ -338,7 +350,8 @@ def search(nb, colour, end, taken, path, base, frame, cand, ncand, idx, scratch,
             key1 = frame[3] ^ zob[2, w]
             key2 = frame[4] ^ zob[3, w]
             slot = key1 & (table.shape[1] - 1)
-            if table[0, slot] == key1 and table[1, slot] == key2 and table[2, slot] == frame[5]:
+            if (table[0, slot] == key1 and table[1, slot] == key2 and table[2, slot] == frame[5]
+                    and table[3, slot] == w and _same_set(table, slot, tbits)):
                 counters[4] += 1
                 ncand[depth] = 0
                 idx[depth] = 0
@@ -356,8 +369,12 @@ def search(nb, colour, end, taken, path, base, frame, cand, ncand, idx, scratch,
             table[0, slot] = key1
             table[1, slot] = frame[4] ^ zob[3, w]
             table[2, slot] = frame[5]
+            table[3, slot] = w
+            for j in range(tbits.shape[0]):
+                table[4 + j, slot] = tbits[j]
             frame[3] ^= zob[0, w]
             frame[4] ^= zob[1, w]
+            tbits[w >> 6] ^= np.int64(1) << np.int64(w & 63)
             taken[w] = 0
             freel[free_count] = w
             fpos[w] = free_count
