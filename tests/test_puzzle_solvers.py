@@ -1,4 +1,4 @@
-"""The sat and cpsat backends on move graphs other than the labyrinth's: number puzzles and knights.
+"""The sat, cpsat and auto backends on move graphs other than the labyrinth's: number puzzles and knights.
 
 References: the definition-only brute force (``tests/brute_puzzle.py``) wherever it is
 affordable, and the two backends against each other where it is not. Every
@@ -15,13 +15,14 @@ from pysat.solvers import Solver
 from labyrinth.core import CYCLE, PathState, Puzzle, move_graph
 from labyrinth.engine import Board, State
 from labyrinth.puzzles.numbers import numbers_graph, numbers_puzzle
+from oracle.auto import AutoOracle
 from oracle.base import check_witness
 from oracle.cpsat import CpSatOracle
 from oracle.sat import SatOracle
 from oracle.sat_encode import Encoding
 from oracle.sat_splice import splice_subtours
 
-BACKENDS = {"sat": SatOracle, "cpsat": CpSatOracle}
+BACKENDS = {"sat": SatOracle, "cpsat": CpSatOracle, "auto": AutoOracle}
 KNIGHT = ((1, 2),)
 
 
@@ -183,6 +184,24 @@ def test_numbers_6_to_10_deep_states_sat_vs_cpsat(both, closed):
         checked += brute
     assert totals[True] > 20 and totals[False] > 20
     assert checked > 30
+
+
+@pytest.mark.parametrize("closed", [False, True], ids=["open", "closed"])
+@pytest.mark.parametrize("search_nodes", [3_000, 0], ids=["search-first", "solvers"])
+def test_numbers_6_to_10_deep_states_auto_vs_sat(both, closed, search_nodes):
+    """auto (its search first, or without it so the solver slices decide) against sat."""
+    rng = random.Random(1013 + closed)
+    with AutoOracle(search_nodes=search_nodes) as auto:
+        totals = {True: 0, False: 0}
+        for n in range(6, 11):
+            counts, _ = assert_backends_agree((auto, both[0]), deep_states(numbers_puzzle(n, closed), rng, 12, both[0]))
+            for k in counts:
+                totals[k] += counts[k]
+        assert totals[True] > 10 and totals[False] > 10
+    if search_nodes == 0:  # the solver slices did decide them
+        with AutoOracle(search_nodes=search_nodes, reuse=False) as auto:
+            states = deep_states(numbers_puzzle(10, closed), rng, 6, both[0])
+            assert {auto.decide(s).backend for s in states} & {"auto:sat", "auto:cpsat"}
 
 
 @pytest.mark.parametrize("closed", [False, True], ids=["open", "closed"])
