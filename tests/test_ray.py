@@ -1,5 +1,6 @@
 """The Ray backend: a campaign on a local Ray cluster started here lands the same findings in the store."""
 
+import json
 import shutil
 import socket
 import sqlite3
@@ -64,3 +65,20 @@ def test_an_unreachable_cluster_is_a_one_line_error(tmp_path):
     proc = _audit(tmp_path / "x.db", "--executor", "ray", "--address", f"127.0.0.1:{_free_port()}")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and "Ray" in proc.stderr
+
+
+def _count(*extra):
+    args = [sys.executable, "-m", "labyrinth.cli", "numbers", "count", "-n", "6", "--json", "--no-progress", *extra]
+    return subprocess.run(args, capture_output=True, text=True, timeout=900)
+
+
+def test_a_count_on_ray_matches_the_local_one(ray_cluster):
+    """The number puzzle's count units run on the cluster and add up to the local count."""
+    on_ray = _count("--executor", "ray", "--address", ray_cluster, "--jobs", "2")
+    assert on_ray.returncode == 0, on_ray.stderr[-2000:]
+    local = _count()
+    assert local.returncode == 0, local.stderr[-2000:]
+    ray_counts, local_counts = json.loads(on_ray.stdout), json.loads(local.stdout)
+    for key in ("paths", "per_start", "cycles", "closed", "classes"):
+        assert ray_counts[key] == local_counts[key], key
+    assert ray_counts["paths"] > 0 and ray_counts["cycles"] > 0
