@@ -10,7 +10,6 @@ Viewer requests go to a server on 127.0.0.1 only. Writes the markdown table to
 """
 
 import argparse
-import json
 import os
 import platform
 import signal
@@ -66,6 +65,7 @@ def _cases(tmp):
     cases += [("numbers", ["serve", "--port", "70000"]), ("numbers", ["stats", "-n", "7", "--runs", "0"]),
               ("numbers", ["findings", "show", "99999999999999999999999", "--db", f"{tmp}/n.db"])]
     no_dir = f"{tmp}/no/such/dir"
+    cases += _puzzle_cases(tmp, no_dir)
     cases += [
         ("paths", ["rules", "mine", "-n", "5", "-o", f"{no_dir}/m.rule"]),
         ("paths", ["audit", "--trace", str(CORPUS / "9_198.txt"), "--report", f"{no_dir}/r.md", "--db", f"{tmp}/p.db"]),
@@ -101,6 +101,39 @@ def _cases(tmp):
     bad.write_text("9|1-1,1;0,7-7,1\n")
     (Path(tmp) / "empty").mkdir()
     cases.append(("research files", ["check", str(bad)]))
+    return cases
+
+
+def _puzzle_cases(tmp, no_dir):
+    """Bad input to the puzzles beside the labyrinth: the number puzzle and toggle squares."""
+    cases = []
+    for size in ("0", "-1", "x", "1e3", "1002"):
+        cases.append(("puzzles", ["numbers", "solve", "-n", size]))
+        cases.append(("puzzles", ["numbers", "walk", "-n", size, "--audit"]))
+        cases.append(("puzzles", ["numbers", "count", "-n", size]))
+        cases.append(("puzzles", ["toggle", "solve", "--random", "-n", "100000" if size == "1002" else size]))
+    for opt, v in [("--start", "0,0"), ("--start", "11,1"), ("--start", "x"), ("--start", "1,1,1"),
+                   ("--time-limit", "nan"), ("--seed", "-1"), ("--backend", "nosuch"), ("--svg", f"{no_dir}/s.svg")]:
+        cases.append(("puzzles", ["numbers", "solve", "-n", "10", opt, v]))
+    for opt, v in [("--order", "nosuch"), ("--order", "N,E"), ("--order", "N,N,E,S,W,NE,SE,SW"), ("--rule", "nosuch"),
+                   ("--start", "9,9"), ("--db", f"{no_dir}/w.db")]:
+        cases.append(("puzzles", ["numbers", "walk", "-n", "7", "--audit", opt, v]))
+    for opt, v in [("-n", "9"), ("--jobs", "0"), ("--split", "-1"), ("--memo-mb", "0"), ("--executor", "nosuch"),
+                   ("--log", f"{no_dir}/c.jsonl"), ("--svg", f"{no_dir}/h.svg"), ("--time-limit", "-1")]:
+        cases.append(("puzzles", ["numbers", "count", "-n", "5", opt, v]))
+    for text in ("numbers:5@1,1:XX", "numbers:5@9,9:", "numbers:5@1,1:E,E,E", "numbers:0@1,1:", "nosuch:5@1,1:E",
+                 "numbers:5@1,1", ""):
+        cases.append(("puzzles", ["numbers", "draw", text, "-o", f"{tmp}/d.svg"]))
+    cases.append(("puzzles", ["numbers", "draw", "numbers:5@1,1:E", "-o", f"{no_dir}/d.svg"]))
+    bad_board = Path(tmp) / "toggle.txt"
+    bad_board.write_text("1 0 2\n0 1\n")
+    for argv in (["solve", str(bad_board)], ["solve", f"{tmp}/missing.txt"], ["solve", "--random", "-n", "5",
+                 "--method", "nosuch"], ["solve", "--random", "-n", "5", "--time-limit", "nan"],
+                 ["algorithm", "--sizes", "0-x"], ["algorithm", "--random", "-n", "4", "--reading", "nosuch"],
+                 ["theorems", "--max-n", "0"], ["theorems", "--max-n", "100000"],
+                 ["draw", "--random", "-n", "5", "--cell", "0", "-o", f"{tmp}/t.svg"],
+                 ["draw", "--random", "-n", "5", "-o", f"{no_dir}/t.svg"]):
+        cases.append(("puzzles", ["toggle", *argv]))
     return cases
 
 
