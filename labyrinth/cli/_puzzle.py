@@ -152,12 +152,16 @@ def _solve(args, spec, command):
     if result.status == SOLVED:
         print(result.text())
         print(f"path: {result.state.compact()}")
-        print(f"a {kind} of the {args.n}x{args.n} board, checked; {result.seconds:.3f} s "
+        print(f"{_article(kind)} {kind} of the {args.n}x{args.n} board, checked; {result.seconds:.3f} s "
               f"({result.backend}, {result.starts_decided} start(s) decided)")
     else:
         scope = "this start" if args.start else f"every start ({result.starts_decided} up to symmetry)"
         print(f"no {kind} of the {args.n}x{args.n} board {where}: proven for {scope}; {result.seconds:.3f} s")
     return EXIT_OK
+
+
+def _article(word):
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 # ---------------------------------------------------------------- walk

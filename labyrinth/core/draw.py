@@ -91,6 +91,9 @@ def render_path(state, *, fatal_step=None, feasible_moves=(), caption=None, cell
     cell = cell or max(14, min(40, 640 // max(n, 1)))
     margin = _r(cell * 0.5)
     lines = list(caption) if caption is not None else _caption(state, fatal_step)
+    if margins and caption is None:
+        lines.append(f"sums of rows (right), columns (below), diagonals (corners); green: the magic sum "
+                     f"{magic_sum(n)}")
     font = max(11, min(16, _r(cell * 0.42)))
     foot = int(font * (1.45 * len(lines) + 0.6) + 0.999) if lines else 0
     sums = line_sums(state) if margins else None
