@@ -155,7 +155,8 @@ def _solve(args, spec, command):
         print(f"{_article(kind)} {kind} of the {args.n}x{args.n} board, checked; {result.seconds:.3f} s "
               f"({result.backend}, {result.starts_decided} start(s) decided)")
     else:
-        scope = "this start" if args.start else f"every start ({result.starts_decided} up to symmetry)"
+        scope = ("this start" if args.start else "every start (a closed tour passes through every cell: one "
+                 "start decided)" if args.closed else f"every start ({result.starts_decided} up to symmetry)")
         print(f"no {kind} of the {args.n}x{args.n} board {where}: proven for {scope}; {result.seconds:.3f} s")
     return EXIT_OK
 

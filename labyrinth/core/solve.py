@@ -3,7 +3,8 @@
 With a given start the oracle decides that one state. With a free start it
 decides one start per orbit of the board's symmetry group (a start s has a
 solution iff every image of s has one), so "no solution" is proven over every
-start while each orbit is searched once.
+start while each orbit is searched once; a closed tour passes through every
+cell, so for one a single start decides them all.
 """
 
 import dataclasses
@@ -34,7 +35,7 @@ class Solution:
     state : PathState or None
         The complete path when solved.
     starts_decided : int
-        Start cells the oracle decided (one per symmetry orbit when the start is free).
+        Start cells the oracle decided (one per symmetry orbit when the start is free; one for a closed tour).
     seconds : float
     backend : str
         The oracle backend that found the solution.
@@ -129,6 +130,8 @@ def solve_puzzle(puzzle, *, start=None, seed=None, oracle=None, time_limit=None)
             if seed is not None:
                 rng.shuffle(orbits)
             candidates = [rep for rep, _ in orbits]
+            if closed:
+                candidates = candidates[:1]  # a closed tour passes through every cell: one start decides them all
         decided = 0
         undecided = False
         for cell in candidates:
