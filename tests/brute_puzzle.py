@@ -8,7 +8,6 @@ from functools import lru_cache
 from labyrinth.core import CYCLE
 
 
-
 def puzzle_alive(state):
     """True iff a path state of any puzzle has a completion (visit every free cell once; end as required)."""
     mask = 0

@@ -5,8 +5,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from brute_puzzle import count_paths, puzzle_alive
+
 from labyrinth.cli import main
 from labyrinth.core import PathState, parse_path
 from labyrinth.core.walk import Warnsdorff, walk
