@@ -15,6 +15,7 @@ takes, among tied moves, the one farthest from the board's centre.
 
 import dataclasses
 import random
+import weakref
 
 __all__ = ["ORDERS", "PathWalk", "Warnsdorff", "walk"]
 
@@ -79,12 +80,12 @@ class Warnsdorff:
     def ranked(self, state):
         """Open moves with their onward-move counts, ``[(onward, move), ...]`` in the board's move order."""
         board = state.board
-        nb = board.neighbours
-        taken = state.taken
+        adjacent = _adjacency(board)
+        taken = state.taken.tobytes()
         out = []
         for move in state.open_moves():
             w = board.targets[move][state.head]
-            onward = sum(1 for c in nb[w] if c >= 0 and not taken[c])
+            onward = sum(1 for c in adjacent[w] if not taken[c])
             out.append((onward, move))
         return out
 
@@ -119,6 +120,17 @@ class Warnsdorff:
             raise ValueError(f"the order leaves out {', '.join(missing)} (list every move once)")
         if len(set(self.order)) != len(self.order):
             raise ValueError("the order names a move twice")
+
+
+_ADJACENCY = weakref.WeakKeyDictionary()
+
+
+def _adjacency(board):
+    """Each cell's neighbours as a tuple of Python ints (cached per graph: a walk asks at every step)."""
+    adjacent = _ADJACENCY.get(board)
+    if adjacent is None:
+        adjacent = _ADJACENCY[board] = tuple(tuple(int(c) for c in row if c >= 0) for row in board.neighbours)
+    return adjacent
 
 
 def _off_centre(board, cell):
