@@ -350,3 +350,20 @@ def test_cli_bad_input_is_one_line_exit_2(capsys, tmp_path, monkeypatch, argv, n
 def test_cli_time_limit_is_unknown_exit_3(capsys):
     status, _, err = _run(capsys, "knight", "tour", "-n", "100", "--backend", "cpsat", "--time-limit", "0.01")
     assert status == 3 and "no answer" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_unit_log_is_kept_per_graph(tmp_path):
+    """A knight count never takes a number-puzzle unit from a shared log (nor one of an old log naming no leaps)."""
+    from labyrinth.puzzles.numbers.count import count_solutions
+
+    log = tmp_path / "units.jsonl"
+    knight_units = count_tours(5).units
+    count_tours(5, log=tmp_path / "knight.jsonl")
+    names = [json.loads(line)["unit"] for line in (tmp_path / "knight.jsonl").read_text().splitlines()]
+    # an old-style line (no leaps) with a knight unit's name and a wrong count: it is the number puzzle's
+    log.write_text(json.dumps({"n": 5, "unit": names[0], "count": 10 ** 6, "nodes": 1}) + "\n")
+    count_solutions(5, log=log)
+    r = count_tours(5, log=log)
+    assert r.paths == 1_728
+    knight_lines = [json.loads(line) for line in log.read_text().splitlines() if '"leaps": [[1, 2]]' in line]
+    assert len(knight_lines) == knight_units

@@ -254,7 +254,8 @@ class _Queue:
 def read_log(path, n, leaps=None):
     """Units already counted, from a log file written by :func:`count_paths` (name -> (count, nodes)).
 
-    A line of another board, or of another graph (``leaps``, when both the line and the call name one), is skipped.
+    A line of another board, or of another graph (``leaps``; a line without them is the number
+    puzzle's, the only one counted before the count took any graph), is skipped.
     """
     done = {}
     try:
@@ -264,7 +265,7 @@ def read_log(path, n, leaps=None):
                     continue
                 try:
                     rec = json.loads(line)
-                    other = "leaps" in rec and leaps is not None and _leaps(rec["leaps"]) != _leaps(leaps)
+                    other = leaps is not None and _leaps(rec.get("leaps", _LEGACY_LEAPS)) != _leaps(leaps)
                     if rec["n"] == n and not other:
                         done[rec["unit"]] = (int(rec["count"]), int(rec.get("nodes", 0)))
                 except (ValueError, KeyError, TypeError):
@@ -275,6 +276,10 @@ def read_log(path, n, leaps=None):
     except OSError as err:
         raise LabyrinthError(f"cannot read: {err.strerror or err}", source=str(path)) from None
     return done
+
+
+#: the leaps of a log line that names none (written when only the number puzzle was counted)
+_LEGACY_LEAPS = ((2, 2), (3, 0))
 
 
 def _leaps(leaps):
