@@ -8,7 +8,6 @@ from functools import lru_cache
 from labyrinth.core import CYCLE
 
 
-
 def puzzle_alive(state):
     """True iff a path state of any puzzle has a completion (visit every free cell once; end as required)."""
     mask = 0
@@ -83,3 +82,64 @@ def count_paths(puzzle):
         return sum(count(first, mask | 1 << w, w) for w in nbrs[head] if not mask >> w & 1)
 
     return [count(s, 1 << s, s) for s in range(g.size)]
+
+
+def count_paths_compiled(puzzle):
+    """:func:`count_paths` (any start, end anywhere or a cycle) as a plain depth-first search compiled with numba.
+
+    No pruning and no memo: every path is walked to its end, as in :func:`count_paths`,
+    only faster (the 5x5 knight's 1 728 tours in about a second instead of a minute).
+    """
+    import numpy as np
+
+    g = puzzle.graph
+    end = puzzle.end
+    if end is not None and end != CYCLE:
+        raise ValueError("a fixed end is not supported here")
+    nb = np.ascontiguousarray(g.neighbours, dtype=np.int64)
+    return [int(_dfs_count(nb, s, end == CYCLE)) for s in range(g.size)]
+
+
+def _dfs_count_py(nb, start, cycle):
+    size, k = nb.shape
+    taken = [False] * size
+    path = [0] * size
+    pos = [0] * size
+    taken[start] = True
+    path[0] = start
+    depth, total = 0, 0
+    while depth >= 0:
+        head = path[depth]
+        if depth == size - 1:
+            if not cycle:
+                total += 1
+            elif size > 2:
+                for d in range(k):
+                    if nb[head, d] == start:
+                        total += 1
+                        break
+            taken[head] = depth == 0
+            depth -= 1
+            continue
+        if pos[depth] < k:
+            w = nb[head, pos[depth]]
+            pos[depth] += 1
+            if w >= 0 and not taken[w]:
+                taken[w] = True
+                depth += 1
+                path[depth] = w
+                pos[depth] = 0
+            continue
+        pos[depth] = 0
+        if depth > 0:
+            taken[head] = False
+        depth -= 1
+    return total
+
+
+try:
+    from numba import njit
+
+    _dfs_count = njit(cache=False)(_dfs_count_py)
+except ImportError:  # pragma: no cover
+    _dfs_count = _dfs_count_py

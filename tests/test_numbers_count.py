@@ -11,6 +11,7 @@ from conftest import check_golden
 
 import labyrinth.cli as cli
 from labyrinth.cli._numbers_count import register_count, table
+from labyrinth.core import count as CC
 from labyrinth.puzzles.numbers import _count_kernel as K
 from labyrinth.puzzles.numbers import count as C
 from labyrinth.puzzles.numbers import numbers_graph, numbers_puzzle
@@ -155,7 +156,7 @@ def test_a_log_resumes_a_count(tmp_path, five):
 
 
 def test_past_the_deadline_the_count_is_unknown(monkeypatch):
-    monkeypatch.setattr(C, "SLICE_NODES", 64)
+    monkeypatch.setattr(CC, "SLICE_NODES", 64)
     with pytest.raises(C.TimeLimitError, match="unknown"):
         C.count_solutions(6, time_limit=0.05)
 
@@ -254,7 +255,7 @@ def test_cli_bad_input_is_one_line_exit_2(args, message, capsys):
 
 
 def test_cli_time_limit_is_unknown_exit_3(capsys, monkeypatch):
-    monkeypatch.setattr(C, "SLICE_NODES", 64)
+    monkeypatch.setattr(CC, "SLICE_NODES", 64)
     code, out, err = call(["numbers", "count", "-n", "6", "--time-limit", "0.05", "--no-progress"], capsys)
     assert code == 3 and out == "" and "unknown" in err and len(err.strip().splitlines()) == 1
 
@@ -269,5 +270,5 @@ def test_mirror_units_split_by_first_moves_add_up():
 
 
 def test_mirror_search_in_small_slices_resumes_exactly(monkeypatch):
-    monkeypatch.setattr(C, "SLICE_NODES", 3)
+    monkeypatch.setattr(CC, "SLICE_NODES", 3)
     assert C._count_unit(5, "half turn", "fixed", (2,), (), None)[2] == 32

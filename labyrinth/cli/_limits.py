@@ -13,6 +13,7 @@ enumerate                           7           11
 count, rank, unrank, sample         17          31
 rules mine                          7           (no larger: exhaustive)
 numbers solve, numbers walk         100         1001
+knight tour, knight walk            100         1001
 serve                               49          (the viewer's own limit)
 ==================================  ==========  ==========================
 
@@ -46,6 +47,8 @@ SIZE_POLICY = {
     "sample": (17, 31),
     "numbers solve": (100, MAX_N),
     "numbers walk": (100, MAX_N),
+    "knight tour": (100, MAX_N),
+    "knight walk": (100, MAX_N),
 }
 
 _WHY = {
@@ -64,6 +67,8 @@ _WHY = {
     "sample": "the frontier count needs minutes and gigabytes from 19x19 on",
     "numbers solve": "the search holds every cell; large boards take seconds to minutes",
     "numbers walk": "an audit asks the oracle about every stuck walk",
+    "knight tour": "the search holds every cell; 100x100 takes about a second",
+    "knight walk": "a walk from every start costs about n^4; an audit asks the oracle about every stuck walk",
 }
 
 _SIZE = re.compile(r"\s*([0-9]+)\s*[:|]")

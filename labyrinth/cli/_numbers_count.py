@@ -1,12 +1,8 @@
 """``labyrinth numbers count``: every solution of the number puzzle, counted exactly.
 
-The ``numbers`` family adds this subcommand with :func:`register_count`. The
-count is :func:`labyrinth.puzzles.numbers.count.count_solutions`: directed
-paths per start cell (a table, and with ``--svg`` a heat map of the board),
-closed tours, and classes under the board's symmetries and reversal. Units
-of work run in this process, on ``--jobs`` local worker processes or on Ray,
-like an audit's. Exit status 0; 2 for bad input (one line, before any work);
-3 past ``--time-limit`` (the counts are unknown: no partial total is printed).
+The ``numbers`` family adds this subcommand with :func:`register_count`; it is the
+path puzzles' shared ``count`` (:mod:`labyrinth.cli._puzzle_count`) on the number
+puzzle's graph.
 
 Size policy: up to 7x7 by default (about an hour on one core), 8x8 with
 ``--allow-large`` (the search keeps the taken cells in one 64-bit word; an
@@ -14,150 +10,32 @@ Size policy: up to 7x7 by default (about an hour on one core), 8x8 with
 ``--time-limit`` in pieces, or on a Ray cluster).
 """
 
-import math
+import dataclasses
 
-from labyrinth.cli._common import (
-    EXIT_OK,
-    advance,
-    emit,
-    note,
-    progress_bar,
-    writable_output,
-    write_text,
-)
-from labyrinth.cli._limits import positive_int, seconds
-from labyrinth.errors import BoardSizeError, LabyrinthError
+from labyrinth.cli._puzzle_count import MEMO_MB_MAX, add_count, table
+from labyrinth.cli._puzzle_count import check_count_size as _check
 
-__all__ = ["COUNT_LARGE_LIMIT", "COUNT_LIMIT", "register_count"]
+__all__ = ["COUNT_LARGE_LIMIT", "COUNT_LIMIT", "MEMO_MB_MAX", "check_count_size", "register_count", "table"]
 
 #: the largest board counted by default, and with --allow-large
 COUNT_LIMIT = 7
 COUNT_LARGE_LIMIT = 8
 _WHY = "the work grows about 1000-fold per side: 6x6 takes seconds, 7x7 about an hour on one core"
-#: --memo-mb at most this per worker
-MEMO_MB_MAX = 65536
+
+
+def _spec():
+    from labyrinth.cli._numbers import SPEC
+    from labyrinth.puzzles.numbers import LEAPS
+
+    return dataclasses.replace(SPEC, leaps=LEAPS, count_limit=COUNT_LIMIT, count_large_limit=COUNT_LARGE_LIMIT,
+                               count_why=_WHY)
 
 
 def register_count(numbers_sub):
     """Add ``count`` to the subparsers of the ``numbers`` family."""
-    p = numbers_sub.add_parser(
-        "count", help="every solution counted exactly: per start cell (table, heat map), closed tours, classes",
-        description="Count every solution of the number puzzle on an n x n board, exactly: the directed paths "
-                    "from each start cell (a table; --svg draws the board as a heat map), the closed tours, and "
-                    "the classes of paths under the board's rotations and reflections and reversal. Only one "
-                    "prefix of each symmetry orbit is searched. Exit status 0; 2 for bad input; 3 past "
-                    "--time-limit (the counts are unknown).")
-    p.add_argument("-n", required=True, type=_side, metavar="N", help="board size (n x n, n >= 1)")
-    only = p.add_mutually_exclusive_group()
-    only.add_argument("--paths-only", action="store_true", help="only the paths (per start cell, classes)")
-    only.add_argument("--closed-only", action="store_true", help="only the closed tours")
-    p.add_argument("--jobs", type=positive_int(1024), default=1, metavar="J",
-                   help="worker processes (local or Ray CPUs); default 1")
-    p.add_argument("--executor", default="local", choices=["local", "ray"],
-                   help="where units run: local processes (default) or a Ray cluster")
-    p.add_argument("--address", metavar="ADDR", help="ray: a running cluster's address (default: start one)")
-    p.add_argument("--time-limit", type=seconds, metavar="SECONDS",
-                   help="for the whole count (default: none); past it the counts are unknown, exit 3")
-    p.add_argument("--split", type=positive_int(8, zero=True), metavar="D",
-                   help="moves in each unit's prefix (default by size: 1 on 5x5, 2 on 6x6, 3 on 7x7, 4 on 8x8)")
-    p.add_argument("--memo-mb", type=positive_int(MEMO_MB_MAX), metavar="MB",
-                   help="memo table per worker in MB (default by size: 64 on 6x6, 256 from 7x7)")
-    p.add_argument("--log", metavar="FILE",
-                   help="append each finished unit to FILE (JSON lines); a rerun with the same FILE skips them")
-    p.add_argument("--svg", metavar="FILE", help="write the heat map of paths per start cell here")
-    p.add_argument("--json", action="store_true", help="one JSON object instead of the table")
-    p.add_argument("--no-progress", action="store_true")
-    p.add_argument("--allow-large", action="store_true",
-                   help=f"boards above {COUNT_LIMIT}x{COUNT_LIMIT} (up to {COUNT_LARGE_LIMIT}x{COUNT_LARGE_LIMIT}): "
-                        f"{_WHY}")
-    p.set_defaults(run=_count)
-    return p
-
-
-def _side(text):
-    """Parser type for -n: ASCII digits (the size is checked, in one line, before any work)."""
-    import argparse
-
-    digits = str(text).strip()
-    if not (digits.isascii() and digits.isdigit()) or len(digits) > 9:
-        raise argparse.ArgumentTypeError(f"expected a board size (an integer >= 1), got {text!r}")
-    return int(digits)
+    return add_count(numbers_sub, _spec())
 
 
 def check_count_size(n, allow_large=False):
-    """Refuse a board size outside the count's policy, in one line, before any work."""
-    if n < 1:
-        raise BoardSizeError(f"board size must be at least 1, got {n}", source=f"-n {n}")
-    limit = COUNT_LARGE_LIMIT if allow_large else COUNT_LIMIT
-    if n > limit:
-        how = "" if allow_large else f"; pass --allow-large to go up to {COUNT_LARGE_LIMIT}x{COUNT_LARGE_LIMIT}"
-        why = ("the search keeps the taken cells in one 64-bit word" if allow_large else _WHY)
-        raise LabyrinthError(f"numbers count takes boards up to {limit}x{limit} ({why}){how}", source=f"-n {n}")
-    return n
-
-
-def _count(args):
-    from labyrinth.puzzles.numbers.count import count_solutions
-
-    n = check_count_size(args.n, args.allow_large)
-    if args.closed_only and args.svg:
-        raise LabyrinthError("--svg draws the paths per start cell: it does not go with --closed-only",
-                             token="--svg")
-    svg = writable_output(args.svg) if args.svg else None
-    log = writable_output(args.log) if args.log else None
-    memo_log2 = None
-    if args.memo_mb is not None:
-        memo_log2 = max(10, int(math.log2(args.memo_mb * (1 << 20) // 16)))
-    bar = progress_bar(0, unit="unit", disable=args.no_progress, desc=f"{n}x{n}")
-    try:
-        result = count_solutions(n, open_paths=not args.closed_only, closed=not args.paths_only, jobs=args.jobs,
-                                 executor=args.executor, address=args.address, time_limit=args.time_limit,
-                                 depth=args.split, memo_log2=memo_log2, log=log,
-                                 progress=lambda done, total: advance(bar, done, total))
-    finally:
-        bar.close()
-    if svg is not None:
-        from labyrinth.puzzles.numbers.heatmap import render_heatmap
-
-        write_text(svg, render_heatmap(result.grid(), title=f"number puzzle {n}x{n}: solutions per start cell",
-                                       caption=_caption(result)))
-    if args.json:
-        emit(result.to_json() | {"jobs": args.jobs, "executor": args.executor})
-    else:
-        print(_text(result, args))
-    if svg is not None:
-        note(f"labyrinth: wrote {svg}")
-    return EXIT_OK
-
-
-def _caption(r):
-    lines = [f"{r.n}x{r.n}: {r.paths:,} solutions (directed paths), {r.classes:,} up to symmetry and reversal"]
-    if r.cycles is not None:
-        lines.append(f"closed: {r.closed:,} solutions ({r.closed_per_start:,} from each cell), "
-                     f"{r.cycles:,} Hamiltonian cycles")
-    return lines
-
-
-def table(grid):
-    """The counts per start cell as aligned text: columns x = 1..n, rows y = 1..n from the top."""
-    n = len(grid)
-    width = max(len(str(v)) for row in grid for v in row)
-    width = max(width, len(str(n)))
-    head = "y\\x".rjust(len(str(n)) + 2) + " " + " ".join(str(x).rjust(width) for x in range(1, n + 1))
-    rows = [str(y).rjust(len(str(n)) + 2) + " " + " ".join(str(v).rjust(width) for v in row)
-            for y, row in enumerate(grid, start=1)]
-    return "\n".join([head, *rows])
-
-
-def _text(r, args):
-    out = [f"number puzzle {r.n}x{r.n}: every solution, counted exactly"]
-    if r.paths is not None:
-        out += ["directed paths (solutions) per start cell:", table(r.grid()),
-                f"paths: {r.paths} directed ({r.undirected} undirected)",
-                f"classes under the {r.group_order} symmetries of the board and reversal: {r.classes}"]
-    if r.cycles is not None:
-        out.append(f"closed tours: {r.closed} directed ({r.closed_per_start} from each start cell), "
-                   f"{r.cycles} Hamiltonian cycles (no start, no direction)")
-    where = "this process" if args.jobs <= 1 and args.executor == "local" else f"{args.jobs} {args.executor} jobs"
-    out.append(f"{r.units} units, {r.nodes} search nodes, {r.seconds:.2f} s ({where})")
-    return "\n".join(out)
+    """Refuse a board size outside the number puzzle's count policy, in one line, before any work."""
+    return _check(n, _spec(), allow_large)

@@ -160,7 +160,15 @@ class PathState:
         """The state after one more move; :class:`PathError` if the move is not open."""
         if move not in self.open_moves():
             raise PathError(f"move {move!r} is not open at {self.compact()}", token=move)
-        return PathState(self.puzzle, self.path + (self.board.targets[move][self.head],), _trusted=True)
+        cell = self.board.targets[move][self.head]
+        nxt = PathState.__new__(PathState)  # the path is known good: no re-check, and the taken cells grow by one
+        nxt.puzzle, nxt.board, nxt.path, nxt._taken = self.puzzle, self.board, self.path + (cell,), None
+        if self._taken is not None:
+            taken = self._taken.copy()
+            taken[cell] = 1
+            taken.setflags(write=False)
+            nxt._taken = taken
+        return nxt
 
     def prefix(self, steps):
         """The state after the first ``steps`` moves of this path."""

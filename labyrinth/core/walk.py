@@ -7,15 +7,20 @@ when none is open before the path is complete.
 
 Warnsdorff's rule (H. C. von Warnsdorf, *Des Rösselsprunges einfachste und
 allgemeinste Lösung*, 1823) moves to the cell with the fewest onward moves.
+Roth's tie-break (Arnd Roth, *The problem of the knight: a fast and simple
+algorithm*, Wolfram Library Archive, 2000; studied with other tie-breaks by
+S. Ganzfried, *A simple algorithm for knight's tours*, Oregon State REU, 2004)
+takes, among tied moves, the one farthest from the board's centre.
 """
 
 import dataclasses
 import random
+import weakref
 
 __all__ = ["ORDERS", "PathWalk", "Warnsdorff", "walk"]
 
 #: Named tie-break orders of :class:`Warnsdorff` (besides an explicit list of move names).
-ORDERS = ("clockwise", "anticlockwise", "random")
+ORDERS = ("clockwise", "anticlockwise", "random", "roth")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,8 +58,10 @@ class Warnsdorff:
     order : str or sequence of str
         How ties are broken: ``"clockwise"`` (the first tied move in the board's
         move order, clockwise from north), ``"anticlockwise"``, an explicit
-        sequence of move names (the first tied move in it), or ``"random"``
-        (every tied move stays open and the walk's seeded generator picks).
+        sequence of move names (the first tied move in it), ``"random"``
+        (every tied move stays open and the walk's seeded generator picks), or
+        ``"roth"`` (the tied move whose cell is farthest from the board's centre,
+        Euclidean; remaining ties clockwise).
 
     A rule of choice, not of pruning: it claims nothing about the moves it
     closes, so an audit looks for the first move after which no completion
@@ -73,12 +80,12 @@ class Warnsdorff:
     def ranked(self, state):
         """Open moves with their onward-move counts, ``[(onward, move), ...]`` in the board's move order."""
         board = state.board
-        nb = board.neighbours
-        taken = state.taken
+        adjacent = _adjacency(board)
+        taken = state.taken.tobytes()
         out = []
         for move in state.open_moves():
             w = board.targets[move][state.head]
-            onward = sum(1 for c in nb[w] if c >= 0 and not taken[c])
+            onward = sum(1 for c in adjacent[w] if not taken[c])
             out.append((onward, move))
         return out
 
@@ -94,6 +101,8 @@ class Warnsdorff:
             return (tied[0],)
         if self.order == "anticlockwise":
             return (tied[-1],)
+        if self.order == "roth":
+            return (max(tied, key=lambda m: _off_centre(state.board, state.board.targets[m][state.head])),)
         for m in self.order:
             if m in tied:
                 return (m,)
@@ -111,3 +120,20 @@ class Warnsdorff:
             raise ValueError(f"the order leaves out {', '.join(missing)} (list every move once)")
         if len(set(self.order)) != len(self.order):
             raise ValueError("the order names a move twice")
+
+
+_ADJACENCY = weakref.WeakKeyDictionary()
+
+
+def _adjacency(board):
+    """Each cell's neighbours as a tuple of Python ints (cached per graph: a walk asks at every step)."""
+    adjacent = _ADJACENCY.get(board)
+    if adjacent is None:
+        adjacent = _ADJACENCY[board] = tuple(tuple(int(c) for c in row if c >= 0) for row in board.neighbours)
+    return adjacent
+
+
+def _off_centre(board, cell):
+    """The squared distance of ``cell`` from the board's centre, times 4 (an integer, for exact ties)."""
+    x, y = board.xy(cell)
+    return (2 * x - board.width - 1) ** 2 + (2 * y - board.height - 1) ** 2

@@ -1,168 +1,32 @@
 """One solution of the number puzzle, found by the oracle and checked: or a proof that there is none.
 
-With a given start the oracle decides that one state. With a free start it
-decides one start per orbit of the board's symmetry group (a start s has a
-solution iff every image of s has one), so "no solution" is proven over every
-start while each orbit is searched once.
+The work is :func:`labyrinth.core.solve.solve_puzzle` (any puzzle); with a free
+start it decides one start per orbit of the board's symmetry group (a start s
+has a solution iff every image of s has one), so "no solution" is proven over
+every start while each orbit is searched once.
 """
 
-import dataclasses
-import random
-import time
-
-from labyrinth.core.path import PathState
-from labyrinth.errors import PathError, TimeLimitError
+from labyrinth.core.solve import (
+    NO_SOLUTION,
+    SOLVED,
+    UNKNOWN,
+    Solution,
+    require,
+    solve_puzzle,
+    start_orbits,
+)
 from labyrinth.puzzles.numbers.board import numbers_puzzle
-from oracle.base import OracleBug
 
 __all__ = ["NO_SOLUTION", "SOLVED", "UNKNOWN", "Solution", "require", "solve", "start_orbits"]
 
-SOLVED, NO_SOLUTION, UNKNOWN = "solved", "no solution", "unknown"
-
-
-@dataclasses.dataclass
-class Solution:
-    """The answer for one board.
-
-    Attributes
-    ----------
-    n : int
-    closed : bool
-        True when the last number must jump back to 1.
-    status : str
-        ``solved``, ``no solution`` (proven, for the start given or for every start) or ``unknown``.
-    state : PathState or None
-        The complete path when solved.
-    starts_decided : int
-        Start cells the oracle decided (one per symmetry orbit when the start is free).
-    seconds : float
-    backend : str
-        The oracle backend that found the solution.
-    """
-
-    n: int
-    closed: bool
-    status: str
-    state: object = None
-    starts_decided: int = 0
-    seconds: float = 0.0
-    backend: str = ""
-
-    def grid(self):
-        """The numbered grid: rows of the numbers 1..n*n in the order the path visits the cells."""
-        n = self.n
-        rows = [[0] * n for _ in range(n)]
-        for k, c in enumerate(self.state.path, 1):
-            rows[c // n][c % n] = k
-        return rows
-
-    def text(self):
-        """The numbered grid as aligned text."""
-        width = len(str(self.n * self.n))
-        return "\n".join(" ".join(f"{v:>{width}}" for v in row) for row in self.grid())
-
-    def to_json(self):
-        out = {"n": self.n, "closed": self.closed, "status": self.status, "starts_decided": self.starts_decided,
-               "seconds": round(self.seconds, 6), "backend": self.backend, "path": None, "start": None, "grid": None}
-        if self.state is not None:
-            out.update(path=self.state.compact(), start=list(self.state.board.xy(self.state.path[0])),
-                       grid=self.grid())
-        return out
-
-
-def start_orbits(graph):
-    """The start cells in orbits of the board's symmetries: ``[(representative, [cells]), ...]`` by representative."""
-    seen, out = set(), []
-    maps = graph.symmetries()
-    for c in range(graph.size):
-        if c in seen:
-            continue
-        orbit = sorted({int(p[c]) for p in maps})
-        seen.update(orbit)
-        out.append((c, orbit))
-    return out
-
 
 def solve(n, *, start=None, closed=False, seed=None, oracle=None, time_limit=None):
-    """Find one solution of the ``n`` x ``n`` number puzzle (see :class:`Solution`).
+    """Find one solution of the ``n`` x ``n`` number puzzle (``closed``: the last number jumps back to 1).
 
-    Parameters
-    ----------
-    start : tuple or None
-        1-based ``(x, y)`` of the cell that holds 1; None: any cell.
-    closed : bool
-        Require a closed tour (the last number one jump from 1).
-    seed : int or None
-        Without a start, draw the start cell at random from this seed (else the
-        first start, in reading order, that has a solution); with it, the solution
-        is also mapped through a random symmetry of the board that keeps the start.
-    oracle : Oracle or None
-        The oracle (``auto`` by default); its witness is checked before it is returned.
-    time_limit : float or None
-        Seconds in all; past it the answer is ``unknown`` (never a guess).
+    The other parameters are :func:`~labyrinth.core.solve.solve_puzzle`'s.
 
     >>> s = solve(5, start=(1, 1))
     >>> s.status, s.grid()[0][0], s.state.is_complete()
     ('solved', 1, True)
     """
-    from oracle import get_oracle
-
-    t0 = time.perf_counter()
-    deadline = None if time_limit is None else t0 + time_limit
-    puzzle = numbers_puzzle(n, closed)
-    g = puzzle.graph
-    rng = random.Random(seed)
-    own = oracle is None
-    oracle = get_oracle("auto", time_limit=None) if own else oracle
-    try:
-        if start is not None:
-            x, y = start
-            if not g.on_board(x, y):
-                raise PathError(f"start {x},{y} is off the {n}x{n} board", source="--start", token=f"{x},{y}")
-            candidates = [g.cell(x, y)]
-        else:
-            orbits = start_orbits(g)
-            if seed is not None:
-                rng.shuffle(orbits)
-            candidates = [rep for rep, _ in orbits]
-        decided = 0
-        undecided = False
-        for cell in candidates:
-            left = None if deadline is None else deadline - time.perf_counter()
-            if left is not None and left <= 0:
-                undecided = True
-                break
-            verdict = oracle.decide(PathState(puzzle, (cell,)), time_limit=left)
-            if verdict.feasible is None:
-                undecided = True
-                continue
-            decided += 1
-            if not verdict.feasible:
-                continue
-            cells = (cell,) + tuple(g.replay(cell, verdict.witness))
-            if seed is not None:
-                cells = _random_image(g, cells, rng, keep_start=start is not None)
-            state = PathState(puzzle, cells)
-            if not state.is_complete():  # the oracle checked its witness; this checks the whole grid
-                raise OracleBug(f"solution for {n}x{n} is not a complete path")
-            return Solution(n, closed, SOLVED, state, decided, time.perf_counter() - t0, verdict.backend)
-        status = UNKNOWN if undecided else NO_SOLUTION
-        return Solution(n, closed, status, None, decided, time.perf_counter() - t0)
-    finally:
-        if own:
-            oracle.close()
-
-
-def _random_image(graph, cells, rng, *, keep_start):
-    """``cells`` mapped by a random symmetry of the board (one that fixes the first cell when ``keep_start``)."""
-    maps = [p for p in graph.symmetries() if not keep_start or p[cells[0]] == cells[0]]
-    p = rng.choice(maps)
-    return tuple(int(p[c]) for c in cells)
-
-
-def require(solution, time_limit):
-    """Raise :class:`TimeLimitError` for an unknown answer (the CLI's exit 3)."""
-    if solution.status == UNKNOWN:
-        raise TimeLimitError(f"no answer within {time_limit} s (decided {solution.starts_decided} start(s))",
-                             source=f"numbers {solution.n}x{solution.n}")
-    return solution
+    return solve_puzzle(numbers_puzzle(n, closed), start=start, seed=seed, oracle=oracle, time_limit=time_limit)
