@@ -111,11 +111,14 @@ class Unit:
 class Plan:
     """What one search covers: the board, the mode and its lines, and the units."""
 
-    def __init__(self, graph, *, half, closed, magic, diagonals, starts, depth):
+    def __init__(self, graph, *, half, closed, magic, diagonals, starts, depth, lines=None):
         self.graph = graph
         self.half, self.closed, self.magic, self.diagonals = bool(half), bool(closed), bool(magic), bool(diagonals)
         w, h = graph.width, graph.height
-        if half:
+        if lines is not None:
+            cl, slots, targets = _arrays(graph.size, lines)
+            top = graph.size // 2 if half else graph.size
+        elif half:
             cl, slots, targets, top = half_lines(w, h, diagonals) if magic else _no_lines(graph.size, graph.size // 2)
         else:
             cl, slots, targets, top = full_lines(w, h, diagonals) if magic else _no_lines(graph.size, graph.size)
@@ -170,17 +173,18 @@ def _prefixes(graph, starts, depth, half):
     return out
 
 
-def plan(graph=None, *, n=8, half, closed, magic=True, diagonals=False, starts=None, depth=3):
+def plan(graph=None, *, n=8, half, closed, magic=True, diagonals=False, starts=None, depth=3, lines=None):
     """The units of a search: every tour whose first cell is in ``starts`` (default :func:`start_cells`).
 
-    ``graph`` defaults to the knight's on ``n`` x ``n``; ``depth`` moves after the start make each unit's prefix.
+    ``graph`` defaults to the knight's on ``n`` x ``n``; ``depth`` moves after the start make each unit's prefix;
+    ``lines`` (``[(cells, slots, target or -1), ...]``) replaces the lines of the conditions.
     """
     if graph is None:
         from labyrinth.puzzles.knight.board import knight_graph
 
         graph = knight_graph(n)
     return Plan(graph, half=half, closed=closed, magic=magic, diagonals=diagonals,
-                starts=start_cells(graph) if starts is None else starts, depth=depth)
+                starts=start_cells(graph) if starts is None else starts, depth=depth, lines=lines)
 
 
 def run_unit(the_plan, unit, deadline=None, on_tours=None):
