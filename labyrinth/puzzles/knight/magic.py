@@ -58,9 +58,11 @@ __all__ = [
     "UNKNOWN",
     "Conditions",
     "MagicResult",
+    "canonical",
     "check_magic",
     "enumerate_magic",
     "find_magic",
+    "geometry_key",
     "orbit",
     "require",
 ]
@@ -193,6 +195,23 @@ def orbit(cells):
     return out
 
 
+def geometry_key(cells):
+    """A tour's figure up to the board's symmetries: its moves as unordered pairs (the closing move too, if any).
+
+    Tours with the same key draw the same figure: a closed tour numbered from
+    another cell, or two numberings of one path (Jelliss's *geometry classes*).
+    """
+    cells = _cells_of(cells)
+    moves = list(zip(cells, cells[1:]))
+    if _knight(cells[-1], cells[0]):
+        moves.append((cells[-1], cells[0]))
+    best = None
+    for p in knight_graph(N).symmetries():
+        key = tuple(sorted(tuple(sorted((int(p[a]), int(p[b])))) for a, b in moves))
+        best = key if best is None or key < best else best
+    return best
+
+
 def canonical(cells):
     """The least tour (as a tuple of cells) of a tour's class: the class's name."""
     return min(orbit(cells))
@@ -243,6 +262,11 @@ class MagicResult:
         return sum(1 for s in self.classes if _knight(s.path[-1], s.path[0]))
 
     @property
+    def geometry_classes(self):
+        """Distinct figures among the classes (see :func:`geometry_key`)."""
+        return len({geometry_key(s) for s in self.classes})
+
+    @property
     def diagonal_classes(self):
         """Classes whose tours also have both diagonals 260 (condition 7)."""
         return sum(1 for s in self.classes if not check_magic(s, Conditions(diagonals=True)))
@@ -250,7 +274,8 @@ class MagicResult:
     def to_json(self):
         return {"conditions": self.conditions.to_json(), "status": self.status, "tours": len(self.tours),
                 "classes": len(self.classes), "closed_tours": self.closed_tours,
-                "closed_classes": self.closed_classes, "diagonal_classes": self.diagonal_classes,
+                "closed_classes": self.closed_classes, "geometry_classes": self.geometry_classes,
+                "diagonal_classes": self.diagonal_classes,
                 "seconds": round(self.seconds, 3), "backend": self.backend, "nodes": self.nodes,
                 "units_done": self.units_done, "units_total": self.units_total, "covered": self.covered,
                 "paths": [s.compact() for s in (self.classes or self.tours)]}
