@@ -439,6 +439,6 @@ def enumerate_magic(conditions=Conditions(), *, time_limit=None, jobs=1, on_solu
 def require(result, time_limit):
     """Raise :class:`TimeLimitError` for an ``unknown`` answer that found nothing (the CLI's exit 3)."""
     if result.status == UNKNOWN and not result.tours:
-        raise TimeLimitError(f"no answer within {time_limit} s ({result.covered})",
+        raise TimeLimitError(f"unknown: no answer within {time_limit:g} s ({result.covered})",
                              source=f"knight magic {result.conditions.label}")
     return result
