@@ -30,6 +30,14 @@ LEFT_OUT = {
     "labyrinth audit -n 21 --walks 1000 --executor ray":
         "an hour on a cluster; tests/test_ray.py runs a campaign on a local Ray cluster",
     "labyrinth serve --db labyrinth.db": "a server that runs until stopped; tests/test_browser.py drives it",
+    "labyrinth knight magic --symmetric --all --jobs 2":
+        "about 30 s; tests/test_knight_magic.py enumerates the same tours (the 17 classes)",
+    "labyrinth knight magic --symmetric --diagonals --jobs 2":
+        "15-40 s; the enumeration in tests/test_knight_magic.py answers it (no symmetric tour has both diagonals 260)",
+    "labyrinth knight magic --all --time-limit 60":
+        "a minute, then exit 3 by design; tests/test_knight_magic.py runs a time limit through the CLI",
+    "labyrinth knight magic --backend cpsat --time-limit 60":
+        "a minute, then exit 3 (CP-SAT finds nothing on 8x8); tests/test_knight_magic.py checks the model on small boards",
 }
 #: command -> the exit status the README promises for it (0 for every other command)
 EXIT = {

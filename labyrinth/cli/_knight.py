@@ -1,4 +1,4 @@
-"""``labyrinth knight tour | walk | count | draw``: the knight's tour on the oracle.
+"""``labyrinth knight tour | walk | count | draw | magic``: the knight's tour on the oracle (``knight-magic-tour.md``).
 
 The subcommands are the path puzzles' own (:mod:`labyrinth.cli._puzzle`,
 :mod:`labyrinth.cli._puzzle_count`), with the knight's words; pictures show
@@ -6,6 +6,7 @@ the row, column and diagonal sums by default (``--no-margins`` leaves them out).
 """
 
 from labyrinth.cli._common import family_subparsers
+from labyrinth.cli._knight_magic import register_magic
 from labyrinth.cli._puzzle import PuzzleSpec, add_draw, add_solve, add_walk
 from labyrinth.cli._puzzle_count import add_count
 
@@ -33,10 +34,12 @@ SPEC = PuzzleSpec(family="knight", title="knight's tour", puzzle=_knight_puzzle,
 def register(sub):
     """Add ``knight`` and its subcommands to the ``labyrinth`` parser."""
     family = sub.add_parser("knight", help="the knight's tour: an open or closed tour through the oracle, "
-                                           "Warnsdorff's walk audited, every tour counted, pictures with sums")
+                                           "Warnsdorff's walk audited, every tour counted, pictures with sums, "
+                                           "magic tours on 8x8")
     ksub = family_subparsers(family, "knight_command")
     add_solve(ksub, SPEC, name="tour")
     add_walk(ksub, SPEC)
     add_count(ksub, SPEC)
     add_draw(ksub, SPEC)
+    register_magic(ksub)
     return ksub

@@ -22,7 +22,15 @@ bipartite
     the labyrinth's); only there does colour-balance pruning apply.
 """
 
-from labyrinth.core.graph import COMPASS, MoveGraph, compass_name, leaper_deltas, move_graph
+from labyrinth.core.graph import (
+    COMPASS,
+    MoveGraph,
+    compass_name,
+    leaper_deltas,
+    move_graph,
+    random_image,
+    start_orbits,
+)
 from labyrinth.core.path import PUZZLES, PathState, parse_path, register_puzzle
 from labyrinth.core.puzzle import CYCLE, FIXED, FREE, Puzzle
 
@@ -39,5 +47,7 @@ __all__ = [
     "leaper_deltas",
     "move_graph",
     "parse_path",
+    "random_image",
     "register_puzzle",
+    "start_orbits",
 ]

@@ -13,7 +13,7 @@ from numba import njit
 
 from labyrinth.errors import BoardSizeError
 
-__all__ = ["COMPASS", "MoveGraph", "compass_name", "leaper_deltas", "move_graph"]
+__all__ = ["COMPASS", "MoveGraph", "compass_name", "leaper_deltas", "move_graph", "random_image", "start_orbits"]
 
 #: The 16 compass points, clockwise from north (22.5 degrees apart).
 COMPASS = ("N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW")
@@ -230,6 +230,30 @@ def _symmetries(graph):
             perm.setflags(write=False)
             out.append(perm)
     return tuple(out)
+
+
+def start_orbits(graph):
+    """The cells in orbits of the board's symmetries: ``[(representative, [cells]), ...]`` by representative.
+
+    >>> [rep for rep, _ in start_orbits(move_graph(4, ((1, 2),)))]
+    [0, 1, 5]
+    """
+    seen, out = set(), []
+    maps = graph.symmetries()
+    for c in range(graph.size):
+        if c in seen:
+            continue
+        orbit = sorted({int(p[c]) for p in maps})
+        seen.update(orbit)
+        out.append((c, orbit))
+    return out
+
+
+def random_image(graph, cells, rng, *, keep_start=False):
+    """``cells`` mapped by a symmetry of the board drawn from ``rng`` (one that fixes the first cell when ``keep_start``)."""
+    maps = [p for p in graph.symmetries() if not keep_start or p[cells[0]] == cells[0]]
+    p = rng.choice(maps)
+    return tuple(int(p[c]) for c in cells)
 
 
 def move_graph(n, leaps, *, names=None):

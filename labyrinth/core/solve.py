@@ -11,6 +11,7 @@ import dataclasses
 import random
 import time
 
+from labyrinth.core.graph import random_image, start_orbits
 from labyrinth.core.path import PathState
 from labyrinth.core.puzzle import CYCLE
 from labyrinth.errors import PathError, TimeLimitError
@@ -74,19 +75,6 @@ class Solution:
         return out
 
 
-def start_orbits(graph):
-    """The start cells in orbits of the board's symmetries: ``[(representative, [cells]), ...]`` by representative."""
-    seen, out = set(), []
-    maps = graph.symmetries()
-    for c in range(graph.size):
-        if c in seen:
-            continue
-        orbit = sorted({int(p[c]) for p in maps})
-        seen.update(orbit)
-        out.append((c, orbit))
-    return out
-
-
 def solve_puzzle(puzzle, *, start=None, seed=None, oracle=None, time_limit=None):
     """Find one complete path of ``puzzle`` (any start, any end or a cycle; see :class:`Solution`).
 
@@ -148,7 +136,7 @@ def solve_puzzle(puzzle, *, start=None, seed=None, oracle=None, time_limit=None)
                 continue
             cells = (cell,) + tuple(g.replay(cell, verdict.witness))
             if seed is not None:
-                cells = _random_image(g, cells, rng, keep_start=start is not None)
+                cells = random_image(g, cells, rng, keep_start=start is not None)
             state = PathState(puzzle, cells)
             if not state.is_complete():  # the oracle checked its witness; this checks the whole grid
                 raise OracleBug(f"solution for {n}x{n} is not a complete path")
@@ -159,13 +147,6 @@ def solve_puzzle(puzzle, *, start=None, seed=None, oracle=None, time_limit=None)
     finally:
         if own:
             oracle.close()
-
-
-def _random_image(graph, cells, rng, *, keep_start):
-    """``cells`` mapped by a random symmetry of the board (one that fixes the first cell when ``keep_start``)."""
-    maps = [p for p in graph.symmetries() if not keep_start or p[cells[0]] == cells[0]]
-    p = rng.choice(maps)
-    return tuple(int(p[c]) for c in cells)
 
 
 def require(solution, time_limit):
