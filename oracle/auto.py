@@ -57,9 +57,10 @@ class AutoOracle(Oracle):
         self._memo = OrderedDict()  # (n, taken bytes, head) -> (feasible, witness)
 
     def _decide(self, state, deadline):
-        key = _question(state) + (state.taken.tobytes(), state.head)
+        question = _question(state)
+        key = (question, state.taken.tobytes(), state.head)
         if self.reuse:
-            reused = self._reuse(state)
+            reused = self._reuse(state, question)
             if reused is not None:
                 return True, reused, {"backend": "auto:reuse"}
             if key in self._memo:
@@ -96,7 +97,7 @@ class AutoOracle(Oracle):
                     break
             slice_ *= 2
         if feasible and self.reuse:
-            self._remember(state, witness)
+            self._remember(state, witness, question)
         if feasible is not None and self.reuse:
             self._memo[key] = (feasible, witness)
             if len(self._memo) > _MEMO_SIZE:
@@ -115,12 +116,12 @@ class AutoOracle(Oracle):
             self._cpsat = CpSatOracle(params={"linearization_level": 2})
         return self._cpsat
 
-    def _remember(self, state, witness):
+    def _remember(self, state, witness, question):
         cells = state.path + tuple(state.board.replay(state.head, witness))
-        self._line = (_question(state), cells)
+        self._line = (question, cells)
 
-    def _reuse(self, state):
-        if self._line is None or self._line[0] != _question(state):
+    def _reuse(self, state, question):
+        if self._line is None or self._line[0] != question:
             return None
         line = self._line[1]
         k = len(state.path)

@@ -57,17 +57,25 @@ def check_witness(state, witness):
     if witness is None:
         return False
     board = state.board
-    cells = board.replay(state.head, witness)
-    if cells is None or len(cells) != state.free_count:
+    moves = board.split(witness)
+    if len(moves) != state.free_count:
         return False
-    taken = state.taken
-    if len(set(cells)) != len(cells) or any(taken[c] for c in cells):
-        return False
-    last = cells[-1] if cells else state.head
-    if state.end is not None:
-        return last == state.end
+    taken, targets = state.taken, board.targets
+    seen = set()
+    here = state.head
+    for name in moves:  # one pass: every move known, on the board, onto a free cell not yet visited
+        cells = targets.get(name)
+        if cells is None:
+            return False
+        here = cells[here]
+        if here < 0 or taken[here] or here in seen:
+            return False
+        seen.add(here)
+    end = state.end
+    if end is not None:
+        return here == end
     if state.cycle:
-        return len(state.path) + len(cells) > 2 and state.path[0] in board.neighbours[last]
+        return len(state.path) + len(moves) > 2 and state.path[0] in board.neighbours[here]
     return True
 
 
