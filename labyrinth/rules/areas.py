@@ -158,6 +158,20 @@ def _is_cut(n, taken, x):
     return (_sides(n, taken, x) & 15) >= 2
 
 
+@njit(inline="always")
+def _step(n, c, e):
+    """The neighbour of ``c`` in direction ``e`` (U, D, L, R), or -1 off the board."""
+    x = c % n
+    y = c // n
+    if e == 0:
+        return c - n if y > 0 else -1
+    if e == 1:
+        return c + n if y < n - 1 else -1
+    if e == 2:
+        return c - 1 if x > 0 else -1
+    return c + 1 if x < n - 1 else -1
+
+
 @njit(cache=True)
 def _ring_groups(n, taken, h):
     """The group counts (:func:`_sides`) of the free cells around ``h``, 3 bits per ring cell."""
@@ -239,9 +253,11 @@ def tracked_fast(area):
 def track_take(n, taken, h, area):
     """Mark the free cell ``h`` taken, keeping the bookkeeping's counts.
 
-    Returns True if the step changed the block structure beyond removing
-    ``h`` from its block: ``h`` was a cut cell, or a cell around it changed its
-    group count. Clears the carried-over pass (bit 0 of ``area[4, 2]``).
+    Returns True if the step may have changed the block structure beyond
+    removing ``h`` from its block: ``h`` was a cut cell, or a cell around it
+    changed its group count, except for h's only free neighbour leaving the
+    bridge {h, x} (the line walking along a corridor). Clears the
+    carried-over pass (bit 0 of ``area[4, 2]``).
     """
     if area[4, 1] <= 0:
         taken[h] = 1
@@ -252,7 +268,25 @@ def track_take(n, taken, h, area):
     after = _ring_groups(n, taken, h)
     area[4, 1] += _cuts_in(after) - _cuts_in(before) - cut
     area[4, 2] = (area[4, 2] & ~1) + 2 * cut
-    return cut == 1 or after != before
+    if cut == 1:
+        return True
+    if after == before:
+        return False
+    # the one allowed change: h's only free neighbour x leaves the bridge {h, x} (2 groups -> 1)
+    diff = after ^ before
+    for i in range(0, 8, 2):
+        if (diff >> (3 * i)) & 7:
+            if diff != ((diff >> (3 * i)) & 7) << (3 * i):
+                return True
+            if ((before >> (3 * i)) & 7) != 2 or ((after >> (3 * i)) & 7) != 1:
+                return True
+            x = (h // n + _RY[i]) * n + h % n + _RX[i]
+            for e in range(4):
+                w = _step(n, h, e)
+                if w >= 0 and w != x and not taken[w]:
+                    return True
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -293,53 +327,75 @@ def track_step(nb, n, taken, head, d, area):
 
 @njit(inline="always")
 def _grow(m):
-    """The 4-neighbours of the cells of ``m`` in a 5x5 window (bit ``5 * row + column``)."""
-    return (((m << 1) & 0x1EF7BDE) | ((m >> 1) & 0xF7BDEF) | (m << 5) | (m >> 5)) & 0x1FFFFFF
+    """The 4-neighbours of the cells of ``m`` in a 7x7 window (bit ``7 * row + column``)."""
+    return (((m << 1) & 0x1fbf7efdfbf7e) | ((m >> 1) & 0xfdfbf7efdfbf) | (m << 7) | (m >> 7)) & 0x1ffffffffffff
+
+
+#: the outer ring of the 7x7 window, and its cells of the centre's colour
+_OUTER = 0x1fe0c183060ff
+_EVEN = 0x1555555555555
+
+
+@njit(inline="always")
+def _count(m):
+    k = 0
+    while m:
+        m &= m - 1
+        k += 1
+    return k
 
 
 @njit(cache=True)
 def _no_pocket_at(n, taken, a, c, end):
-    """True if no free cell p makes {a, p} cut off free cells holding neither ``c`` nor ``end``.
+    """True if no free cell p makes {a, p} the gates of a pocket that :func:`_graph.pockets` refutes.
 
-    Requires the free cells V connected and a's free neighbours linked around
-    its ring (one group): then a p outside a's ring cuts nothing new, since
-    every path through a has a detour round the ring and V - p keeps c and end
-    in the parts that hold them. For each free p in the ring, the parts of
-    V - {a, p} are seen in the 5x5 window around ``a``: the free neighbours of
-    a and p are flooded inside the window; a part that never reaches the
-    window's outer ring is a whole part of V - {a, p}. It passes if at most
-    one part reaches the outer ring and every part, the outer one included,
-    holds ``c`` or ``end``.
+    Requires the free cells V connected, :func:`_graph.blocks` passing from
+    ``c``, and a's free neighbours linked around its ring (one group). A pocket
+    is a part of V - {a, p} holding neither ``c`` nor ``end``; the search
+    refutes two pockets at one p, or one whose colour sum is not
+    -(col(a) + col(p)) / 2. A p outside a's ring has no pocket: every path
+    through a has a detour round the ring, so V - {a, p} has the parts of
+    V - p, and those hold c or end since the blocks pass. For each free p in
+    the ring, the parts are flooded from the free neighbours of a and p inside
+    the 7x7 window around ``a``; a part that never reaches the window's outer
+    ring is a whole part of V - {a, p}, so its pocket test is exact. It
+    returns False (not proved) when two parts reach the outer ring, when the
+    outer part would be a pocket, or when a test fails.
     """
     ax = a % n
     ay = a // n
     free = 0
     cbit = 0
     ebit = 0
-    for j in range(5):
-        yy = ay + j - 2
+    for j in range(7):
+        yy = ay + j - 3
         if yy < 0 or yy >= n:
             continue
-        for i in range(5):
-            xx = ax + i - 2
+        for i in range(7):
+            xx = ax + i - 3
             if 0 <= xx < n:
                 cell = yy * n + xx
+                bit = 1 << (7 * j + i)
                 if not taken[cell]:
-                    free |= 1 << (5 * j + i)
+                    free |= bit
                 if cell == c:
-                    cbit = 1 << (5 * j + i)
+                    cbit = bit
                 elif cell == end:
-                    ebit = 1 << (5 * j + i)
-    centre = 1 << 12
+                    ebit = bit
+    centre = 1 << 24
     for i in range(8):
-        bit = 1 << (12 + 5 * _RY[i] + _RX[i])
+        bit = 1 << (24 + 7 * _RY[i] + _RX[i])
         if not free & bit:
             continue
-        m = free & ~centre & ~bit
-        wanted = _grow(centre | bit) & m
-        outer = 0  # how many parts reach the window's outer ring
+        gates = centre | bit
+        m = free & ~gates
+        wanted = _grow(gates) & m
+        outer = 0  # parts reaching the window's outer ring
+        pockets = 0
         inner_c = False
         inner_e = False
+        # a pocket's colour sum, in units of col(a): -1 for a diagonal p, 0 for an orthogonal one
+        want = -1 if _RX[i] != 0 and _RY[i] != 0 else 0
         while wanted:
             part = wanted & -wanted
             while True:
@@ -352,22 +408,18 @@ def _no_pocket_at(n, taken, a, c, end):
                 outer += 1
                 if outer > 1:
                     return False
-            else:
-                has_c = (part & cbit) != 0
-                has_e = (part & ebit) != 0
-                if not has_c and not has_e:
+                continue
+            has_c = (part & cbit) != 0
+            has_e = (part & ebit) != 0
+            inner_c = inner_c or has_c
+            inner_e = inner_e or has_e
+            if not has_c and not has_e:
+                pockets += 1
+                if pockets > 1 or _count(part & _EVEN) - _count(part & ~_EVEN) != want:
                     return False
-                inner_c = inner_c or has_c
-                inner_e = inner_e or has_e
-        if outer and inner_c and (inner_e or ebit & (centre | bit)):
-            return False  # the outer part would hold neither
-        if outer and inner_e and (cbit & (centre | bit)):
-            return False
+        if outer and (inner_c or cbit & gates) and (inner_e or ebit & gates):
+            return False  # the outer part would be a pocket
     return True
-
-
-#: the outer ring of the 5x5 window
-_OUTER = 0x1F | (0x1F << 20) | (1 << 5) | (1 << 10) | (1 << 15) | (1 << 9) | (1 << 14) | (1 << 19)
 
 
 @njit(cache=True)
