@@ -2,7 +2,7 @@
 
 The reference is the same rule set compiled with ``incremental=False``: every
 GLOBAL step then runs the whole-board block and pocket search, as before the
-bookkeeping existed. Walks, enumerations and per-state verdicts must agree.
+bookkeeping existed. Walks and per-state verdicts must agree (the enumeration does not use the bookkeeping).
 """
 
 import random
