@@ -7,6 +7,7 @@ alike; a figure is the median over rounds. Prints one markdown table with the
 change per figure and flags every figure more than 10% worse. Usage::
 
     python bench/before_after.py [--before 038bf36] [--rounds 2] [--sizes 7,9,13,21] [--states 200]
+                                 [--walker-seconds 5] [--walker-only]
 """
 
 import argparse
@@ -71,6 +72,7 @@ def main(argv=None):
     ap.add_argument("--sizes", default="7,9,13,21")
     ap.add_argument("--states", default="200")
     ap.add_argument("--walker-seconds", default="5")
+    ap.add_argument("--walker-only", action="store_true", help="skip bench/oracle.py")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
@@ -83,7 +85,7 @@ def main(argv=None):
             for r in range(args.rounds):
                 order = ("before", "after") if r % 2 == 0 else ("after", "before")
                 for which in order:
-                    figures = _oracle_figures(_run(trees[which], "oracle.py", [
+                    figures = {} if args.walker_only else _oracle_figures(_run(trees[which], "oracle.py", [
                         "--sizes", args.sizes, "--states", args.states, "--time-limit", "10"]))
                     figures.update(_walker_figures(_run(trees[which], "walker.py", [
                         "--seconds", args.walker_seconds, "--runs", "20", "--sizes", "9"])))

@@ -37,7 +37,21 @@ from numba import njit
 from labyrinth.engine import _graph
 from labyrinth.rules.base import DISABLE, CompiledRule
 
-__all__ = ["ColourImbalance", "CountArea", "NearBorder", "OlderLine", "SEALED", "area_status"]
+__all__ = [
+    "ColourImbalance",
+    "CountArea",
+    "NearBorder",
+    "OlderLine",
+    "SEALED",
+    "TRACK_OFF",
+    "area_status",
+    "track_init",
+    "track_release",
+    "track_step",
+    "track_stop",
+    "track_take",
+    "tracked_fast",
+]
 
 NEAR_BORDER, OLDER_LINE, COUNT_AREA, COLOUR_IMBALANCE = 2, 3, 4, 5
 #: :func:`area_status` results besides the graph verdicts
@@ -114,8 +128,334 @@ def _dead_end_beside(nb, end, taken, c, left):
     return False
 
 
+# --- the incremental bookkeeping of the walker kernels ---------------------------------------
+#
+# The free cells V (the cells the area analysis of every candidate step works on: the
+# free cells before the step, the new head among them) lose one cell per step. A free
+# cell whose free orthogonal neighbours are linked around its ring of 8 (one group in
+# :func:`_sides`) is no cut cell of V, and taking such a cell keeps V connected. So
+# counting the free cells with two or more groups, and the line cells that had two or
+# more groups when taken, is local work per step (the ring of the cell taken), and
+# when both counts are zero V is connected and has no cut cell: the whole-board block
+# analysis then reduces to the colour balance of V and to the pockets near the head,
+# both decided locally by :func:`_passes_whole`. A pass also carries over from step to
+# step while no group count changes (:func:`track_step`). ``area[4, 1]`` holds 1 + the
+# first count (0: not tracked, -1: tracking switched off), ``area[4, 2]`` twice the
+# second plus the carried-over pass (bit 0).
+#
+# A free cell with two or more groups is a cut cell: the line and the border form one
+# 8-connected wall (the line starts in a corner), so the free cells have no holes and
+# a wall cell between two groups separates them (the digital Jordan theorem; Rosenfeld
+# 1970, "Connectivity in digital pictures"); the number of blocks at a cell is its
+# number of groups.
+
+TRACK_OFF = -1
+
+
 @njit(cache=True)
-def area_status(nb, colour, n, end, taken, head, d, free_count, scratch, reach):
+def _is_cut(n, taken, x):
+    """True if the free cell ``x`` may be a cut cell: its free neighbours form two or more groups."""
+    return (_sides(n, taken, x) & 15) >= 2
+
+
+@njit(inline="always")
+def _step(n, c, e):
+    """The neighbour of ``c`` in direction ``e`` (U, D, L, R), or -1 off the board."""
+    x = c % n
+    y = c // n
+    if e == 0:
+        return c - n if y > 0 else -1
+    if e == 1:
+        return c + n if y < n - 1 else -1
+    if e == 2:
+        return c - 1 if x > 0 else -1
+    return c + 1 if x < n - 1 else -1
+
+
+@njit(cache=True)
+def _ring_groups(n, taken, h):
+    """The group counts (:func:`_sides`) of the free cells around ``h``, 3 bits per ring cell."""
+    x = h % n
+    y = h // n
+    packed = 0
+    for i in range(8):
+        xx = x + _RX[i]
+        yy = y + _RY[i]
+        if 0 <= xx < n and 0 <= yy < n and not taken[yy * n + xx]:
+            packed |= (_sides(n, taken, yy * n + xx) & 7) << (3 * i)
+    return packed
+
+
+@njit(cache=True)
+def _cuts_in(packed):
+    """How many of the packed group counts are two or more."""
+    k = 0
+    for i in range(8):
+        if ((packed >> (3 * i)) & 7) >= 2:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def track_init(nb, n, taken, area, scratch):
+    """Start the bookkeeping for ``taken`` (which must be a line from the start) if the reach is GLOBAL."""
+    if area[4, 0] != GLOBAL or area[4, 1] == TRACK_OFF:
+        return
+    size = n * n
+    cuts = 0
+    seed = -1
+    free = 0
+    for c in range(size):
+        if not taken[c]:
+            free += 1
+            seed = c
+            if _is_cut(n, taken, c):
+                cuts += 1
+    seen = scratch[0]
+    stack = scratch[6]
+    for c in range(size):
+        seen[c] = 0
+    reached = 0
+    if seed >= 0:
+        sp = 0
+        stack[0] = seed
+        seen[seed] = 1
+        reached = 1
+        while sp >= 0:
+            v = stack[sp]
+            sp -= 1
+            for e in range(4):
+                w = nb[v, e]
+                if w >= 0 and not taken[w] and not seen[w]:
+                    seen[w] = 1
+                    reached += 1
+                    sp += 1
+                    stack[sp] = w
+    area[4, 1] = 1 + cuts
+    area[4, 2] = 0 if reached == free else 2
+
+
+@njit(cache=True)
+def track_stop(area):
+    """End the bookkeeping (other callers of the rule kernels share ``area``)."""
+    if area[4, 1] > 0:
+        area[4, 1] = 0
+        area[4, 2] = 0
+
+
+@njit(inline="always")
+def tracked_fast(area):
+    """True if the bookkeeping proves that the blocks of the free cells pass from every non-cut candidate."""
+    return area[4, 1] > 0 and ((area[4, 1] == 1 and area[4, 2] < 2) or (area[4, 2] & 1) == 1)
+
+
+@njit(cache=True)
+def track_take(n, taken, h, area):
+    """Mark the free cell ``h`` taken, keeping the bookkeeping's counts.
+
+    Returns True if the step may have changed the block structure beyond
+    removing ``h`` from its block: ``h`` was a cut cell, or a cell around it
+    changed its group count, except for h's only free neighbour leaving the
+    bridge {h, x} (the line walking along a corridor). Clears the
+    carried-over pass (bit 0 of ``area[4, 2]``).
+    """
+    if area[4, 1] <= 0:
+        taken[h] = 1
+        return True
+    before = _ring_groups(n, taken, h)
+    cut = 1 if _is_cut(n, taken, h) else 0
+    taken[h] = 1
+    after = _ring_groups(n, taken, h)
+    area[4, 1] += _cuts_in(after) - _cuts_in(before) - cut
+    area[4, 2] = (area[4, 2] & ~1) + 2 * cut
+    if cut == 1:
+        return True
+    if after == before:
+        return False
+    # the one allowed change: h's only free neighbour x leaves the bridge {h, x} (2 groups -> 1)
+    diff = after ^ before
+    for i in range(0, 8, 2):
+        if (diff >> (3 * i)) & 7:
+            if diff != ((diff >> (3 * i)) & 7) << (3 * i):
+                return True
+            if ((before >> (3 * i)) & 7) != 2 or ((after >> (3 * i)) & 7) != 1:
+                return True
+            x = (h // n + _RY[i]) * n + h % n + _RX[i]
+            for e in range(4):
+                w = _step(n, h, e)
+                if w >= 0 and w != x and not taken[w]:
+                    return True
+            return False
+    return True
+
+
+@njit(cache=True)
+def track_release(n, taken, h, area):
+    """Free the line cell ``h`` again (the enumeration backtracking), keeping the counts."""
+    if area[4, 1] <= 0:
+        taken[h] = 0
+        return
+    before = _cuts_in(_ring_groups(n, taken, h))
+    taken[h] = 0
+    cut = 1 if _is_cut(n, taken, h) else 0
+    area[4, 1] += _cuts_in(_ring_groups(n, taken, h)) + cut - before
+    area[4, 2] = (area[4, 2] & ~1) - 2 * cut
+
+
+@njit(cache=True)
+def track_step(nb, n, taken, head, d, area):
+    """Take the step from ``head`` in direction ``d`` after a decision; returns the new head.
+
+    If the blocks of the free cells passed from the cell entered (its area
+    verdict was PASS, or the bookkeeping proved it and the cell is no cut
+    cell) and the step changed no group count around it, the blocks of the
+    next free cells pass from every non-cut candidate: the next step's
+    free cells have the same block tree with the cell entered removed from
+    the first block, and each segment's colour balance carries over. That is
+    kept in bit 0 of ``area[4, 2]``.
+    """
+    c = nb[head, d]
+    if area[4, 1] <= 0:
+        taken[c] = 1
+        return c
+    ok = area[d, 0] == PASS_ or (tracked_fast(area) and not _is_cut(n, taken, c))
+    changed = track_take(n, taken, c, area)
+    if ok and not changed:
+        area[4, 2] |= 1
+    return c
+
+
+@njit(inline="always")
+def _grow(m):
+    """The 4-neighbours of the cells of ``m`` in a 7x7 window (bit ``7 * row + column``)."""
+    return (((m << 1) & 0x1fbf7efdfbf7e) | ((m >> 1) & 0xfdfbf7efdfbf) | (m << 7) | (m >> 7)) & 0x1ffffffffffff
+
+
+#: the outer ring of the 7x7 window, and its cells of the centre's colour
+_OUTER = 0x1fe0c183060ff
+_EVEN = 0x1555555555555
+
+
+@njit(inline="always")
+def _count(m):
+    k = 0
+    while m:
+        m &= m - 1
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def _no_pocket_at(n, taken, a, c, end):
+    """True if no free cell p makes {a, p} the gates of a pocket that :func:`_graph.pockets` refutes.
+
+    Requires the free cells V connected, :func:`_graph.blocks` passing from
+    ``c``, and a's free neighbours linked around its ring (one group). A pocket
+    is a part of V - {a, p} holding neither ``c`` nor ``end``; the search
+    refutes two pockets at one p, or one whose colour sum is not
+    -(col(a) + col(p)) / 2. A p outside a's ring has no pocket: every path
+    through a has a detour round the ring, so V - {a, p} has the parts of
+    V - p, and those hold c or end since the blocks pass. For each free p in
+    the ring, the parts are flooded from the free neighbours of a and p inside
+    the 7x7 window around ``a``; a part that never reaches the window's outer
+    ring is a whole part of V - {a, p}, so its pocket test is exact. It
+    returns False (not proved) when two parts reach the outer ring, when the
+    outer part would be a pocket, or when a test fails.
+    """
+    ax = a % n
+    ay = a // n
+    free = 0
+    cbit = 0
+    ebit = 0
+    for j in range(7):
+        yy = ay + j - 3
+        if yy < 0 or yy >= n:
+            continue
+        for i in range(7):
+            xx = ax + i - 3
+            if 0 <= xx < n:
+                cell = yy * n + xx
+                bit = 1 << (7 * j + i)
+                if not taken[cell]:
+                    free |= bit
+                if cell == c:
+                    cbit = bit
+                elif cell == end:
+                    ebit = bit
+    centre = 1 << 24
+    for i in range(8):
+        bit = 1 << (24 + 7 * _RY[i] + _RX[i])
+        if not free & bit:
+            continue
+        gates = centre | bit
+        m = free & ~gates
+        wanted = _grow(gates) & m
+        outer = 0  # parts reaching the window's outer ring
+        pockets = 0
+        inner_c = False
+        inner_e = False
+        # a pocket's colour sum, in units of col(a): -1 for a diagonal p, 0 for an orthogonal one
+        want = -1 if _RX[i] != 0 and _RY[i] != 0 else 0
+        while wanted:
+            part = wanted & -wanted
+            while True:
+                nxt = (part | _grow(part)) & m
+                if nxt == part:
+                    break
+                part = nxt
+            wanted &= ~part
+            if part & _OUTER:
+                outer += 1
+                if outer > 1:
+                    return False
+                continue
+            has_c = (part & cbit) != 0
+            has_e = (part & ebit) != 0
+            inner_c = inner_c or has_c
+            inner_e = inner_e or has_e
+            if not has_c and not has_e:
+                pockets += 1
+                if pockets > 1 or _count(part & _EVEN) - _count(part & ~_EVEN) != want:
+                    return False
+        if outer and (inner_c or cbit & gates) and (inner_e or ebit & gates):
+            return False  # the outer part would be a pocket
+    return True
+
+
+@njit(cache=True)
+def _passes_whole(nb, colour, n, end, taken, c, free_count):
+    """True if the step onto ``c`` surely passes the GLOBAL analysis, from local work only.
+
+    Precondition (the bookkeeping's): :func:`_graph.blocks` on the free cells V
+    (``taken`` as before the step, ``c`` free) passes from every candidate
+    that is no cut cell, and the line is a path from the start. That holds
+    when V is connected with no cut cell (the blocks then reduce to the colour
+    balance 2 * sum(V) = col(c) + col(end), where sum(V) follows from the
+    line's length: the line alternates colours from the start corner, whose
+    colour has one cell more on the odd board), and it carries over from the
+    previous step when the move taken passed and changed no group count
+    around it (:func:`track_take`). A pocket of :func:`_graph.pockets` at a
+    free neighbour a of ``c`` is then ruled out by :func:`_no_pocket_at`.
+    False means "not proved": the caller runs the full analysis.
+    """
+    if _is_cut(n, taken, c):
+        return False
+    size = n * n
+    line = size - free_count
+    total = colour[0] * (1 - line % 2)
+    if 2 * total != colour[c] + colour[end]:
+        return False
+    for e in range(4):
+        a = nb[c, e]
+        if a < 0 or taken[a] or a == end:
+            continue
+        if _is_cut(n, taken, a) or not _no_pocket_at(n, taken, a, c, end):
+            return False
+    return True
+
+
+@njit(cache=True)
+def area_status(nb, colour, n, end, taken, head, d, free_count, scratch, reach, fast=False):
     """What the step from ``head`` in direction ``d`` does to the areas of free cells.
 
     ``free_count`` counts the free cells before the step. ``reach`` LOCAL
@@ -124,6 +464,13 @@ def area_status(nb, colour, n, end, taken, head, d, free_count, scratch, reach):
     (the study's "enter later" areas, which have two ways in and out). Returns UNTOUCHED,
     PASS, SEALED, SEALED_BY_LINE, PARITY or COLOUR; for the last two
     ``scratch[8][0:2]`` holds the cells bounding the area (gate cells or head).
+
+    ``fast`` (the walker kernels' incremental bookkeeping, see :func:`track_init`)
+    says the free cells are connected and none is a cut cell, and that
+    ``taken`` is exactly a line from the start; a GLOBAL step is then first
+    tried by :func:`_passes_whole`, which proves PASS with local work only, and
+    the full analysis runs only when it cannot: the verdict is always the
+    full analysis' verdict.
     """
     c = nb[head, d]
     left = free_count - 1
@@ -133,6 +480,11 @@ def area_status(nb, colour, n, end, taken, head, d, free_count, scratch, reach):
     if _dead_end_beside(nb, end, taken, c, left):
         taken[c] = 0
         return SEALED if _sides(n, taken, c) >> 4 else SEALED_BY_LINE
+    if fast and reach == GLOBAL:
+        taken[c] = 0
+        if _passes_whole(nb, colour, n, end, taken, c, free_count):
+            return PASS_
+        taken[c] = 1
     s = _sides(n, taken, c)
     touched = (s & 15) >= 2
     border = s >> 4

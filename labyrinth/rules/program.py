@@ -35,7 +35,8 @@ def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scrat
 
     ``area`` caches the area analysis per direction (status, two bounding cells)
     so that the four area rules share one analysis per step (``area[4, 0]`` is
-    the analysis' reach, LOCAL or GLOBAL); ``window[4]`` is
+    the analysis' reach, LOCAL or GLOBAL; ``area[4, 1:3]`` the walker kernels'
+    bookkeeping of cut cells, see :func:`labyrinth.rules.areas.track_init`); ``window[4]`` is
     nonzero once ``window[:4]`` holds the pattern window of this state.
     """
     for d in range(4):
@@ -56,7 +57,8 @@ def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scrat
         if area[d, 0] == _UNKNOWN:
             scratch[8, 0] = -1
             scratch[8, 1] = -1
-            area[d, 0] = area_status(nb, colour, n, end, taken, head, d, free_count, scratch, area[4, 0])
+            area[d, 0] = area_status(nb, colour, n, end, taken, head, d, free_count, scratch, area[4, 0],
+                                      areas.tracked_fast(area))
             area[d, 1] = scratch[8, 0]
             area[d, 2] = scratch[8, 1]
         s = area[d, 0]
@@ -213,13 +215,17 @@ def _heading(state):
 class Program:
     """A rule set's compiled form: rule codes in order plus the pattern table.
 
+    ``incremental=False`` switches off the walker kernels' bookkeeping that
+    lets a GLOBAL area analysis skip the whole-board search where local work
+    proves it would pass (the reference the tests compare against).
+
     >>> from labyrinth.engine import State
     >>> from labyrinth.rules import get_rule_set
     >>> get_rule_set("default").program().open_moves(State.from_moves(5, "RRRRDLLL"))
     'L'
     """
 
-    def __init__(self, rules):
+    def __init__(self, rules, incremental=True):
         specs, order = [], []
         for rule in rules:
             if rule.code >= PATTERN_BASE:
@@ -233,6 +239,8 @@ class Program:
         self.ntrig = np.zeros(4, dtype=np.int32)
         self.area = np.zeros((5, 3), dtype=np.int32)
         self.area[4, 0] = _reach(rules)
+        if not incremental:  # the reference: every GLOBAL step runs the full analysis
+            self.area[4, 1] = areas.TRACK_OFF
         self.window = np.zeros(5, dtype=np.uint64)
 
     def open_moves(self, state):
