@@ -186,7 +186,8 @@ def _areas(state):
     if verdict == _graph.HEAD_CUT:
         return kind, (state.head,), "the head stands between two areas: it can enter only one"
     cells = tuple(sorted({int(scratch[8][0]), int(scratch[8][1])}))
-    text = {SEALED_AREA: f"an area with {gates} hangs off them with no way on to the end",
+    text = {DISCONNECTED: "the free cells fall apart",
+            SEALED_AREA: f"an area with {gates} hangs off them with no way on to the end",
             AREA_PARITY: f"an area with {gates} has the wrong number of cells for them",
             COLOUR_IMBALANCE: f"an area with {gates} has more cells of one colour than they allow"}[kind]
     return kind, cells, text
