@@ -138,3 +138,20 @@ def test_findings_list_groups_by_class_and_family(tmp_path):
     flat = _cli("findings", "list", "--db", str(db), "--by", "none", "--json")
     rows = [json.loads(line) for line in flat.stdout.splitlines()]
     assert [r["explanation"]["kind"] for r in rows] == ["disconnected", "area-parity", "future-lines"]
+
+
+def test_report_section_groups_by_class_with_the_family(tmp_path):
+    from labyrinth.view.report import _explained_section, _findings_section
+
+    with Store(tmp_path / "r.db") as store:
+        campaign = store.start_campaign("walks", {"n": 7}, rules="default")
+        store.record_unit(campaign, "walk 0", [Finding("missed-dead", t[:-1], t[-1]) for t, _, _ in CASES
+                                               if t.startswith("7:")], {})
+        rows = ex.explain_findings(store, store.findings())
+    section = _explained_section(rows)
+    for kind, family in (("disconnected", "near-border, older-line"), ("area-parity", "count-area"),
+                         ("future-lines", "future-lines")):
+        assert f"<td>{kind}</td><td>{family}</td>" in section
+    listing = _findings_section(rows, 10)
+    assert listing.index("<b>disconnected</b>") < listing.index("<b>area-parity</b>") < listing.index(
+        "<b>future-lines</b>")
