@@ -24,6 +24,7 @@ import time
 
 from labyrinth.engine import State
 from labyrinth.engine.walker import random_walk
+from verify.explain import explain
 from verify.minimize import PatternError, minimal_pattern
 
 __all__ = ["CLASSES", "AuditTotals", "Finding", "audit_state", "audit_walk", "confirm", "count_fired"]
@@ -41,7 +42,8 @@ class Finding:
     with ``move`` (over-pruned) or with the move that should have been taken
     (wrong force); ``pattern``: the minimal stuck pattern of the dead state;
     ``stuck_step``: where the walk that passed here got stuck; ``checked_by``:
-    the backend that confirmed the finding.
+    the backend that confirmed the finding; ``explanation``: why a
+    confirmed missed-dead state is dead (:func:`verify.explain.explain`).
     """
 
     kind: str
@@ -54,6 +56,7 @@ class Finding:
     stuck_step: int = None
     checked_by: str = None
     unit: str = ""
+    explanation: object = None
 
     @property
     def dead_state(self):
@@ -64,7 +67,8 @@ class Finding:
         return {"kind": self.kind, "state": self.state, "move": self.move, "rules": list(self.rules),
                 "cells": [list(c) for c in self.cells], "witness": self.witness,
                 "pattern": None if self.pattern is None else self.pattern.to_json(),
-                "stuck_step": self.stuck_step, "checked_by": self.checked_by, "unit": self.unit}
+                "stuck_step": self.stuck_step, "checked_by": self.checked_by, "unit": self.unit,
+                "explanation": None if self.explanation is None else self.explanation.to_json()}
 
 
 @dataclasses.dataclass
@@ -286,6 +290,8 @@ def confirm(finding, second, *, patterns=True, time_limit=60.0, pattern_time_lim
     if feasible is None:
         return True  # unconfirmed: no pattern either (the solver that would find it just ran out of time)
     finding.checked_by = _who(verdict)
+    if finding.kind == MISSED_DEAD:
+        finding.explanation = explain(dead)
     if patterns and not dead.is_complete():
         try:
             limit = time_limit if pattern_time_limit is None else pattern_time_limit

@@ -10,7 +10,8 @@ mode with a busy timeout, so several processes can write at once.
 Tables: ``campaigns`` (kind, parameters, seed, rule-set fingerprint, code
 version, totals), ``units`` (totals, the run that recorded it, how many times
 it ran), ``findings`` (class, state, move, blamed rules and cells, witness,
-pattern, stuck step, confirming backend), ``patterns`` (canonical key,
+pattern, stuck step, confirming backend, explanation: the class of a
+missed-dead finding, :mod:`verify.explain`), ``patterns`` (canonical key,
 drawing, facts, count, first seen, example) and ``claims`` (the units runs
 are working on, so that concurrent runs share a campaign: :mod:`verify._claims`).
 
@@ -53,7 +54,8 @@ CREATE INDEX IF NOT EXISTS claims_owner ON claims (owner);
 #: the tables that make a file a findings store (``claims`` came later: an older store gains it)
 _TABLES = {"campaigns", "units", "patterns", "findings"}
 #: columns added since the first stores: an older store gains them when opened
-_COLUMNS = {"campaigns": (("elapsed", "REAL"),), "units": (("owner", "TEXT"), ("runs", "INTEGER NOT NULL DEFAULT 1"))}
+_COLUMNS = {"campaigns": (("elapsed", "REAL"),), "units": (("owner", "TEXT"), ("runs", "INTEGER NOT NULL DEFAULT 1")),
+            "findings": (("explanation", "TEXT"),)}
 _MAGIC = b"SQLite format 3\x00"
 
 
@@ -243,9 +245,10 @@ class Store:
                 n = _board_size(f.state)
                 cur = self.db.execute(
                     "INSERT OR IGNORE INTO findings (campaign, unit, kind, n, state, move, rules, cells, witness, "
-                    "stuck_step, checked_by, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "stuck_step, checked_by, created, explanation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (campaign, unit, f.kind, n, f.state, f.move, json.dumps(list(f.rules)),
-                     json.dumps([list(c) for c in f.cells]), f.witness, f.stuck_step, f.checked_by, now))
+                     json.dumps([list(c) for c in f.cells]), f.witness, f.stuck_step, f.checked_by, now,
+                     _explanation_text(getattr(f, "explanation", None))))
                 if not cur.rowcount:
                     continue
                 fid = cur.lastrowid
@@ -278,6 +281,10 @@ class Store:
             self.db.execute("ROLLBACK")
             raise
         return pattern_id
+
+    def set_explanation(self, finding, explanation):
+        """Keep the class of a stored finding (an :class:`verify.explain.Explanation`; old rows get it lazily)."""
+        self.db.execute("UPDATE findings SET explanation = ? WHERE id = ?", (_explanation_text(explanation), finding))
 
     def _add_pattern(self, p, now):
         """Insert a pattern (or count one more sighting of it); its id. Inside a transaction."""
@@ -347,7 +354,13 @@ def _finding_row(row):
     out = dict(row)
     out["rules"] = json.loads(out["rules"] or "[]")
     out["cells"] = [tuple(c) for c in json.loads(out["cells"] or "[]")]
+    text = out.get("explanation")
+    out["explanation"] = None if text is None else json.loads(text)
     return out
+
+
+def _explanation_text(explanation):
+    return None if explanation is None else json.dumps(explanation.to_json())
 
 
 def _board_size(state_text):

@@ -103,6 +103,9 @@ def register(sub):
     flist.add_argument("--db", default="labyrinth.db", metavar="FILE")
     flist.add_argument("--kind", metavar="KIND", help=f"only findings of this class: {', '.join(CLASSES)}")
     flist.add_argument("--campaign", type=positive_int(2 ** 62))
+    flist.add_argument("--by", choices=["class", "none"], default="class",
+                       help="group missed-dead findings by the class of argument that refutes them and the rule "
+                            "family meant to catch it (default), or 'none': one flat list")
     flist.add_argument("--json", action="store_true")
     flist.set_defaults(run=_findings_list)
     fshow = fsub.add_parser("show", help="one finding in full, with its pattern drawn")
@@ -402,6 +405,7 @@ def _pattern(args, dead, about, what, finding=None):
 
 
 def _findings_list(args):
+    from verify.explain import explain_findings, group
     from verify.store import Store
 
     if args.kind is not None and args.kind not in CLASSES:
@@ -429,14 +433,58 @@ def _findings_list(args):
                     print(f"pattern {r['id']}: seen {r['count']} times, e.g. {r['example']}")
                     print("  " + r["drawing"].replace("\n", "\n  "))
             return EXIT_OK
-        for r in store.findings(campaign=args.campaign, kind=args.kind):
-            if args.json:
+        rows = explain_findings(store, store.findings(campaign=args.campaign, kind=args.kind))
+        if args.json:
+            for r in rows:
+                e = r.pop("explained")
+                r["explanation"] = None if e is None else e.to_json()
                 emit(r)
-            else:
-                blame = ",".join(r["rules"]) or "-"
-                print(f"{r['id']:>5}  {r['kind']:<11}  {r['state']} {r['move']}  rules {blame}"
-                      + (f"  pattern {r['pattern']}" if r["pattern"] else ""))
+            return EXIT_OK
+        if args.by == "none":
+            for r in rows:
+                print(_finding_line(r))
+            return EXIT_OK
+        rule_sets = {c["id"]: c["rules"] for c in store.campaigns()}
+        groups = group(rows)
+        for (kind, family), members in groups.items():
+            meant = ", ".join(_family_state(family, {rule_sets.get(r["campaign"]) for r in members})) or \
+                "no universal rule (only a size-specific pattern rule or search)"
+            print(f"{kind}: {len(members)} missed-dead findings; meant for {meant}")
+            for r in members:
+                print("  " + _finding_line(r))
+        rest = [r for r in rows if r["explained"] is None]
+        if rest and groups:
+            print("other findings:")
+        for r in rest:
+            print(("  " if groups else "") + _finding_line(r))
     return EXIT_OK
+
+
+def _finding_line(r):
+    blame = ",".join(r["rules"]) or "-"
+    e = r.get("explained")
+    return (f"{r['id']:>5}  {r['kind']:<11}  {r['state']} {r['move']}  rules {blame}"
+            + (f"  pattern {r['pattern']}" if r["pattern"] else "")
+            + (f"  [{e.kind}: {e.text}]" if e is not None else ""))
+
+
+def _family_state(family, rule_set_names):
+    """Each rule of ``family``, marked when a campaign's rule set has it off or lacks it."""
+    from labyrinth.rules import get_rule_set
+
+    out = []
+    for rule in family:
+        missing = []
+        for name in sorted(n for n in rule_set_names if n):
+            try:
+                rules = get_rule_set(name)
+            except LabyrinthError:
+                continue
+            names = {r.name for r in getattr(rules, "active", ())}
+            if rule not in names:
+                missing.append(name)
+        out.append(rule + (f" (off in {', '.join(missing)})" if missing else ""))
+    return out
 
 
 def _findings_show(args):

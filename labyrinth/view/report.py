@@ -1,7 +1,8 @@
 """``labyrinth report``: one self-contained HTML page for a findings store.
 
 Sections, in order: the campaigns with their parameters and totals; the
-findings per class and the rules' fired/misfired counts; three plots
+findings per class, the missed-dead ones grouped by why they are dead and the rule
+family meant to catch them (:mod:`verify.explain`), and the rules' fired/misfired counts; three plots
 (walkthroughs before the first stuck walk per board size against the study's
 table, oracle query times per backend, pattern frequency); a gallery of the
 minimal stuck patterns, each linking to its example state drawn in full; and
@@ -14,6 +15,7 @@ times are measured here on states taken from the store (every backend on the
 same states), next to the per-unit mean query time the campaigns recorded.
 """
 
+import collections
 import html
 import json
 import time
@@ -24,6 +26,7 @@ from labyrinth.rules import natural_key
 from labyrinth.view.charts import bar_chart, histograms
 from labyrinth.view.model import describe
 from labyrinth.view.svg import inline, render, render_pattern
+from verify.explain import KINDS, explain_findings, group
 
 __all__ = ["STUDY_SIZES", "build_report", "timing_states"]
 
@@ -61,7 +64,8 @@ def build_report(store, *, stats_runs=100, stats_sizes=STUDY_SIZES, stats_cap=10
     """
     say = progress or (lambda text: None)
     campaigns = [_campaign_row(c) for c in store.campaigns()]
-    findings = store.findings()
+    say("explaining findings")
+    findings = explain_findings(store, store.findings())
     patterns = store.patterns()
     say("walk statistics")
     stats = _walk_stats(campaigns, stats_runs, stats_sizes, stats_cap, seed) if stats_runs > 0 else {}
@@ -78,6 +82,7 @@ def build_report(store, *, stats_runs=100, stats_sizes=STUDY_SIZES, stats_cap=10
         _nav(),
         _campaigns_section(campaigns),
         _classes_section(campaigns, findings),
+        _explained_section(findings),
         _rules_section(campaigns, findings),
         _stats_section(stats, stats_runs, stats_cap, seed),
         _timing_section(measured, recorded, time_limit),
@@ -227,7 +232,8 @@ def _examples(patterns, findings, campaigns, time_limit):
 
 # --- sections -----------------------------------------------------------------------------------------------
 def _nav():
-    links = [("campaigns", "Campaigns"), ("classes", "Findings per class"), ("rules", "Rules"),
+    links = [("campaigns", "Campaigns"), ("classes", "Findings per class"), ("explained", "Why dead"),
+             ("rules", "Rules"),
              ("walks", "Walks"), ("timing", "Oracle time"), ("frequency", "Pattern frequency"),
              ("gallery", "Gallery"), ("findings", "Findings")]
     return "<nav>" + " · ".join(f'<a href="#{a}">{t}</a>' for a, t in links) + "</nav>"
@@ -272,6 +278,28 @@ def _classes_section(campaigns, findings):
     text = ("<p>Counts from each campaign's totals; <em>in store</em> counts the stored findings (a finding "
             "the second backend did not confirm is not stored).</p>")
     return _section("classes", "Findings per class", text + _table(head, rows, "num"))
+
+
+def _explained_section(findings):
+    groups = group(findings)
+    if not groups:
+        return _section("explained", "Why the missed-dead states are dead",
+                        "<p>No missed-dead findings on board walks.</p>")
+    sizes = sorted({f["n"] for members in groups.values() for f in members})
+    rows = []
+    for (kind, family), members in groups.items():
+        per = collections.Counter(f["n"] for f in members)
+        pats = collections.Counter(f["pattern"] for f in members if f["pattern"] is not None)
+        top = " ".join(f'<a href="#pattern-{p}">#{p}</a>×{c}' for p, c in pats.most_common(5)) or "–"
+        rows.append([kind, _E(", ".join(family) or "none: size-specific pattern rules or search")]
+                    + [per.get(n, 0) for n in sizes] + [len(members), top])
+    head = ["class", "rules meant to catch it"] + [f"{n}x{n}" for n in sizes] + ["total", "most frequent patterns"]
+    text = ("<p>Each missed-dead finding's dead state, classified by the cheapest sound argument that refutes it "
+            "on the whole board (disconnected, dead end, sealed area, area parity, colour imbalance, future "
+            "lines; <em>needs-search</em>: none of them), and the rule family meant to catch that class: a class "
+            "with many findings is where that family's reach falls short, or, for needs-search, where a rule "
+            "family is missing.</p>")
+    return _section("explained", "Why the missed-dead states are dead", text + _table(head, rows))
 
 
 def _rules_section(campaigns, findings):
@@ -385,13 +413,19 @@ def _gallery_section(patterns, examples):
 
 def _findings_section(findings, limit):
     rows = []
-    for f in findings[:limit]:
+    rank = {k: i for i, k in enumerate(KINDS)}
+    ordered = sorted(findings, key=lambda f: (f["kind"], rank.get(getattr(f.get("explained"), "kind", None), -1),
+                                              f["id"]))
+    for f in ordered[:limit]:
         pat = f'<a href="#pattern-{f["pattern"]}">#{f["pattern"]}</a>' if f["pattern"] else "–"
         cells = " ".join(f"({x},{y})" for x, y in f["cells"]) or "–"
+        e = f.get("explained")
+        why = "–" if e is None else f"<b>{_E(e.kind)}</b>: {_E(e.text)}"
         rows.append([f["id"], f["campaign"], f["kind"], f"<code>{_E(_short(f['state'], 60))}</code>", f["move"],
-                     _E(", ".join(f["rules"]) or "–"), cells, pat, _E(f["checked_by"] or "–")])
+                     _E(", ".join(f["rules"]) or "–"), cells, why, pat, _E(f["checked_by"] or "–")])
     more = f"<p>… and {len(findings) - limit} more.</p>" if len(findings) > limit else ""
-    head = ["#", "campaign", "class", "state", "move", "blamed", "trigger cells", "pattern", "confirmed by"]
+    head = ["#", "campaign", "class", "state", "move", "blamed", "trigger cells", "why dead", "pattern",
+            "confirmed by"]
     return _section("findings", "Findings",
                     (_table(head, rows) if rows else "<p>No findings.</p>") + more)
 
