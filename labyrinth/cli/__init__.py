@@ -7,13 +7,13 @@ import argparse
 import os
 import sys
 
-from labyrinth.cli import _check, _count, _numbers, _regress, _rules, _toggle, _verify, _view, _walks
+from labyrinth.cli import _check, _count, _engine, _numbers, _regress, _rules, _toggle, _verify, _view, _walks
 from labyrinth.cli._common import EXIT_BAD_INPUT, EXIT_UNKNOWN, note
 from labyrinth.errors import LabyrinthError, TimeLimitError
 
 __all__ = ["main"]
 
-_FAMILIES = (_check, _walks, _count, _rules, _verify, _regress, _view, _toggle, _numbers)
+_FAMILIES = (_check, _walks, _count, _rules, _verify, _regress, _engine, _view, _toggle, _numbers)
 
 _DESCRIPTION = """\
 The one-way labyrinth: a line through every cell of an n x n board (n odd) from
