@@ -217,16 +217,18 @@ def _blame(state, effects):
     return tuple(names), tuple(cells)
 
 
-def audit_walk(n, rules, seed, index, oracle, *, fired=True):
+def audit_walk(n, rules, seed, index, oracle, *, fired=True, walk=None):
     """Audit walk ``index`` of campaign ``seed``: every step, every free move.
 
     Returns ``(findings, totals)``; the audit stops at the first dead state the
     walk enters (every later state is dead too), which is then a
-    ``missed-dead`` finding with the step where the walk got stuck.
+    ``missed-dead`` finding with the step where the walk got stuck. ``walk``:
+    the walk itself, when the caller has walked it already.
     """
     t0 = time.perf_counter()
     totals = AuditTotals(walks=1)
-    walk = random_walk(n, rules, seed, index=index)
+    if walk is None:
+        walk = random_walk(n, rules, seed, index=index)
     final = walk.state
     if walk.outcome == "complete":
         totals.walkthroughs += 1

@@ -178,6 +178,41 @@ def _walk_unit(n, seed, index):
     return f"walk {index}", findings, totals, {}
 
 
+def _walks_unit(n, seed, first, stop):
+    """Walks ``first`` to ``stop - 1`` as one unit, walked in lockstep: an external engine's unit of work.
+
+    Each step asks the engine about every walk still going in one request
+    (see :func:`labyrinth.engine.walker.random_walks`); each walk is then
+    audited from the answers kept, and confirmed, as a ``walk i`` unit is.
+    """
+    from labyrinth.engine.walker import random_walks
+
+    t0 = time.perf_counter()
+    rules = _CTX["rules"]
+    walks = random_walks(n, rules, seed, range(first, stop))
+    totals, found = AuditTotals(), []
+    for index, walk in zip(range(first, stop), walks):
+        findings, one = audit_walk(n, rules, seed, index, _CTX["oracle"], walk=walk)
+        found.extend(_confirmed(findings, one))
+        totals.add(one)
+    totals.seconds = time.perf_counter() - t0
+    totals.add_engine(rules)
+    return walks_unit_name(first, stop), found, totals, {}
+
+
+def walks_unit_name(first, stop):
+    """The name of the unit of walks ``first .. stop - 1``.
+
+    >>> walks_unit_name(8, 16)
+    'walks 8-15'
+    """
+    return f"walks {first}-{stop - 1}"
+
+
+#: walks per unit when the rules are an external engine (walked in lockstep, batched per step)
+ENGINE_WALKS_PER_UNIT = 8
+
+
 def _tree_unit(n, prefix):
     from verify._exhaustive import run_subtree
 
@@ -337,6 +372,10 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
     if exhaustive:
         units, top = _split(n, rules, split)
         tasks = [(_tree_unit, (n, u), f"tree {u or '-'}") for u in units]
+    elif hasattr(rules, "decide_many"):  # an external engine: walks in lockstep groups, one request per step
+        step = ENGINE_WALKS_PER_UNIT
+        tasks = [(_walks_unit, (n, seed, i, min(i + step, walks)), walks_unit_name(i, min(i + step, walks)))
+                 for i in range(0, walks, step)]
     else:
         tasks = [(_walk_unit, (n, seed, i), f"walk {i}") for i in range(walks)]
     init_args = ((name, tuple(off), tuple(on)), time_limit, (patterns, pattern_time_limit), oracle, engine_timeout)

@@ -7,7 +7,18 @@ import argparse
 import os
 import sys
 
-from labyrinth.cli import _check, _count, _engine, _numbers, _regress, _rules, _toggle, _verify, _view, _walks
+from labyrinth.cli import (
+    _check,
+    _count,
+    _engine,
+    _numbers,
+    _regress,
+    _rules,
+    _toggle,
+    _verify,
+    _view,
+    _walks,
+)
 from labyrinth.cli._common import EXIT_BAD_INPUT, EXIT_UNKNOWN, note
 from labyrinth.errors import LabyrinthError, TimeLimitError
 

@@ -26,6 +26,7 @@ __all__ = [
     "heading",
     "keep_left_order",
     "random_walk",
+    "random_walks",
     "walk_statistics",
 ]
 
@@ -89,6 +90,33 @@ def random_walk(n, rules, seed, start=None, index=0):
             return Walk(state, "stuck", state.steps)
         state = state.after(moves[rng.below(len(moves))])
     return Walk(state, "complete") if state.is_complete() else Walk(state, "stuck", state.steps)
+
+
+def random_walks(n, rules, seed, indices):
+    """The walks ``indices`` of campaign ``seed``, walked in lockstep: the same walks as :func:`random_walk`.
+
+    Every step asks the rule set about all the walks still going at once
+    (``rules.decide_many``, when it has it: an external engine then answers
+    them in one request), so a rule set behind a pipe pays one round trip
+    per step of the longest walk, not per step of every walk.
+    """
+    if _runner(rules) is not None or not hasattr(rules, "decide_many"):
+        return [random_walk(n, rules, seed, index=i) for i in indices]
+    states = [State.from_moves(n, "") for _ in indices]
+    rngs = [_Splitmix(seed, i) for i in indices]
+    out = [None] * len(states)
+    going = list(range(len(states)))
+    while going:
+        for k, d in zip(going, rules.decide_many([states[k] for k in going])):
+            if not d.open:
+                out[k] = Walk(states[k], "stuck", states[k].steps)
+                continue
+            states[k] = states[k].after(d.open[rngs[k].below(len(d.open))])
+            if states[k].at_end():
+                s = states[k]
+                out[k] = Walk(s, "complete") if s.is_complete() else Walk(s, "stuck", s.steps)
+        going = [k for k in going if out[k] is None]
+    return out
 
 
 _MASK64 = (1 << 64) - 1

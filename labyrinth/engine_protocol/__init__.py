@@ -11,7 +11,12 @@ The rule set that audits use is :class:`labyrinth.rules.engine.EngineRuleSet`;
 the protocol itself is written up in ``docs/engine-protocol.md``.
 """
 
-from labyrinth.engine_protocol.client import ENGINE_TIMEOUT, EngineProcess, Latency, median_seconds
+from labyrinth.engine_protocol.client import (
+    ENGINE_TIMEOUT,
+    EngineProcess,
+    Latency,
+    median_seconds,
+)
 from labyrinth.engine_protocol.messages import (
     PROTOCOL,
     PUZZLE,

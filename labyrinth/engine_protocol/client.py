@@ -20,7 +20,12 @@ import subprocess
 import tempfile
 import time
 
-from labyrinth.engine_protocol.messages import PUZZLE, hello_request, parse_answer, parse_hello
+from labyrinth.engine_protocol.messages import (
+    PUZZLE,
+    hello_request,
+    parse_answer,
+    parse_hello,
+)
 from labyrinth.errors import EngineError
 
 __all__ = ["ENGINE_TIMEOUT", "EngineProcess", "Latency", "bucket", "median_seconds"]

@@ -13,7 +13,7 @@ import json
 from labyrinth.engine_protocol.messages import PROTOCOL, PUZZLE, decision_to_json
 from labyrinth.errors import LabyrinthError
 
-__all__ = ["answer", "serve"]
+__all__ = ["StateCache", "answer", "serve"]
 
 
 def serve(rules, lines, write, *, name=None, version=""):
@@ -23,6 +23,7 @@ def serve(rules, lines, write, *, name=None, version=""):
     answer and the session goes on.
     """
     answered = 0
+    cache = StateCache()
     for raw in lines:
         line = raw.strip()
         if not line:
@@ -42,15 +43,45 @@ def serve(rules, lines, write, *, name=None, version=""):
             write(_dump({"type": "hello", "protocol": PROTOCOL, "engine": name or f"labyrinth-{rules.name}",
                          "version": version, "puzzles": [PUZZLE], "sizes": "all", "batch": True}))
             continue
-        write(_dump(answer(rules, request)))
+        write(_dump(answer(rules, request, cache)))
         answered += 1
     return answered
 
 
-def answer(rules, request):
-    """The answer object to one ``decide`` request (an ``error`` object for a bad one)."""
-    from labyrinth.engine import parse_state
+class StateCache:
+    """Recently asked states by their text: a walk's next state is the last one plus a move (no replay).
 
+    >>> cache = StateCache()
+    >>> cache.get("5:RR").compact(), cache.get("5:RRD").head
+    ('5:RR', 7)
+    """
+
+    def __init__(self, size=256):
+        import collections
+
+        self.size = size
+        self.states = collections.OrderedDict()
+
+    def get(self, text):
+        """The state ``text`` names (``N:MOVES``); a :class:`~labyrinth.errors.LabyrinthError` if it is bad."""
+        from labyrinth.engine import parse_state
+
+        state = self.states.get(text)
+        if state is None:
+            parent = self.states.get(text[:-1])
+            if parent is not None and text[-1:] in parent.open_moves():
+                state = parent.after(text[-1])
+            else:
+                state = parse_state(text)
+            self.states[text] = state
+            if len(self.states) > self.size:
+                self.states.popitem(last=False)
+        return state
+
+
+def answer(rules, request, cache=None):
+    """The answer object to one ``decide`` request (an ``error`` object for a bad one)."""
+    cache = StateCache() if cache is None else cache
     rid = request.get("id")
     if request.get("type") != "decide":
         return {"type": "error", "id": rid, "message": f"unknown request type {request.get('type')!r}"}
@@ -63,7 +94,7 @@ def answer(rules, request):
     items = []
     for text in texts:
         try:
-            state = parse_state(text)
+            state = cache.get(text)
         except LabyrinthError as err:
             return {"type": "error", "id": rid, "message": str(err)}
         items.append(_one(rules, state))
