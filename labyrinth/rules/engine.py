@@ -22,6 +22,7 @@ import collections
 import weakref
 
 from labyrinth.errors import LabyrinthError
+from labyrinth.rules.base import Decision
 
 __all__ = ["BATCH", "ENGINE_PREFIX", "EngineRuleSet"]
 
@@ -33,6 +34,7 @@ BATCH = 256
 _CACHE = 8192
 
 _LIVE = weakref.WeakSet()
+_AT_END = Decision("", {}, ())
 
 
 class EngineRuleSet:
@@ -105,6 +107,9 @@ class EngineRuleSet:
         out = [None] * len(states)
         ask = []
         for i, s in enumerate(states):
+            if s.at_end():  # never asked (the protocol's promise): nothing is open on the end corner
+                out[i] = _AT_END
+                continue
             key = (s.n, s.path)
             hit = self._cache.get(key)
             if hit is None:
