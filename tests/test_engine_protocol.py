@@ -20,7 +20,7 @@ import pytest
 from brute import completions_exist
 
 from labyrinth.engine import State
-from labyrinth.engine.walker import heading, keep_left_order, walk_statistics
+from labyrinth.engine.walker import heading, walk_statistics
 from labyrinth.engine_protocol import PROTOCOL, parse_answer, parse_hello
 from labyrinth.errors import EngineError
 from labyrinth.rules import EngineRuleSet, get_rule_set
@@ -163,7 +163,7 @@ def test_the_cli_audit_of_a_served_set_stores_the_same_findings_with_two_workers
 # --- the reference engines in C and JavaScript -----------------------------------------------------
 def _reference(state, wrong):
     """The reference engines' rules, written again here: ``(open moves, {closed move: rule names})``."""
-    b, n = state.board, state.n
+    b = state.board
     free = set(state.free())
     end = b.end
     closed = {}

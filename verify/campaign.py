@@ -5,10 +5,14 @@ can run anywhere, in any order, and a resumed campaign skips the named units
 already in the store):
 
 * ``walks``: unit ``walk i`` is the i-th seeded random walk (the walk depends
-  only on the seed and i), so any range of walks can run anywhere;
+  only on the seed and i), so any range of walks can run anywhere; with an
+  external engine (``engine:COMMAND``) unit ``walks i-j`` holds
+  :data:`ENGINE_WALKS_PER_UNIT` walks, walked in lockstep so that each step is
+  one request for all of them;
 * ``exhaustive``: the keep-left tree is cut at ``split`` moves; each prefix
   there is a unit (its subtree, audited by the numba kernel of
-  :mod:`verify._exhaustive`), and the few nodes above the cut are audited at
+  :mod:`verify._exhaustive`, or in Python by :mod:`verify._subtree` for a rule
+  set without a kernel), and the few nodes above the cut are audited at
   the end, from the units' results, as unit ``top``;
 * ``trace``: unit ``file PATH`` audits one research file
   (:mod:`verify.trace`).
