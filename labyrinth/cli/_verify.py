@@ -153,8 +153,6 @@ def _audit(args):
     if args.walks is not None and args.walks < 1 or args.jobs < 1:
         raise LabyrinthError("--walks and --jobs must be at least 1", token=f"{args.walks},{args.jobs}")
     rules = rule_set(args)  # validates the names (and starts an engine, to check it) before any work
-    if hasattr(rules, "close"):
-        rules.close()  # the campaign starts the engine again where it runs (one per worker)
     off = tuple(r for r in args.off.split(",") if r)
     on = tuple(r for r in args.on.split(",") if r)
     progress, bars = _audit_progress(args)

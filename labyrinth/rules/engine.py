@@ -34,6 +34,7 @@ BATCH = 256
 _CACHE = 8192
 
 _LIVE = weakref.WeakSet()
+_PROCESSES = {}
 _AT_END = Decision("", {}, ())
 
 
@@ -55,7 +56,9 @@ class EngineRuleSet:
             raise LabyrinthError("give the engine's command line", token=ENGINE_PREFIX)
         self.command = command
         self.timeout = ENGINE_TIMEOUT if timeout is None else timeout
-        self._process = EngineProcess(command, timeout=self.timeout)
+        self._process = _PROCESSES.get(command)  # rule sets of one command share one engine in a process
+        if self._process is None:
+            self._process = _PROCESSES[command] = EngineProcess(command, timeout=self.timeout)
         self._cache = collections.OrderedDict()
         _LIVE.add(self)
 
@@ -134,7 +137,10 @@ class EngineRuleSet:
 
     # --- lifetime --------------------------------------------------------------------------
     def close(self):
-        """Shut the engine down (``quit``, then a kill after a grace period); it restarts if asked again."""
+        """Shut the engine down (``quit``, then a kill after a grace period); it restarts if asked again.
+
+        Rule sets of the same command in one process share its engine: closing one closes it for all.
+        """
         self._process.close()
         self._cache.clear()
 
