@@ -150,6 +150,11 @@ class EngineProcess:
             raise
         return self.info
 
+    @property
+    def running(self):
+        """Whether a process is attached (started here, or inherited through fork)."""
+        return self._proc is not None
+
     def owned(self):
         """Whether this process started the engine (a forked worker must start its own)."""
         return self._proc is not None and self._pid == os.getpid()

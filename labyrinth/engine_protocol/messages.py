@@ -177,7 +177,7 @@ def _decision(item, state, engine, request, line):
             _fail(f"move {m!r} at {here} is both allowed and closed", engine, request, line)
         effects = []
         for r in _listed(reasons):
-            e = _reason(r, state, free, DISABLE, engine, request, line)
+            e = _reason(r, state, free, DISABLE, engine, request, line, move=m)
             for f in forced:  # a move the force excluded: the force's own effect, as a built-in set keeps it
                 if f.rule == e.rule and f.cells == e.cells:
                     e = f
@@ -208,7 +208,7 @@ def _free_move(m, state, free, what, engine, request, line):
     _fail(f"{what} at {here} steps onto the line at {state.board.xy(target)}", engine, request, line)
 
 
-def _reason(r, state, free, kind, engine, request, line, need_move=False):
+def _reason(r, state, free, kind, engine, request, line, need_move=False, move=""):
     here = state.compact()
     if isinstance(r, str):
         r = {"rule": r}
@@ -217,8 +217,8 @@ def _reason(r, state, free, kind, engine, request, line, need_move=False):
     rule = r.get("rule", engine)
     if not isinstance(rule, str) or not rule or len(rule) > 100:
         _fail(f"a reason's 'rule' at {here} must be a name of 1 to 100 characters", engine, request, line)
-    move = r.get("move", "")
     if need_move:
+        move = r.get("move", "")
         _free_move(move, state, free, f"forced move {move!r}", engine, request, line)
     cells = []
     board = state.board

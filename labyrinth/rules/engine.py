@@ -45,7 +45,7 @@ class EngineRuleSet:
     its command before; ``command`` never changes (campaigns are keyed on it).
     """
 
-    #: an engine's walks follow the compiled walker's generator (see :func:`labyrinth.engine.walker.random_walk`)
+    #: not the perfect walker: the exhaustive audit runs it in Python (:mod:`verify._subtree`), not in the kernel
     perfect = False
 
     def __init__(self, command, *, timeout=None):
@@ -82,12 +82,12 @@ class EngineRuleSet:
 
     def _engine(self):
         p = self._process
-        if p._proc is not None and not p.owned():  # inherited through fork: start our own
+        if p.running and not p.owned():  # inherited through fork: start our own
             p.close()
             p.info = None
             self._cache.clear()
         p.timeout = self.timeout
-        if p._proc is None:
+        if not p.running:
             p.start()
             _close_at_exit()
         return p
