@@ -364,6 +364,9 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
 
     name, off, on = rules_args
     rules = get_rule_set(name, off=off, on=on, engine_timeout=engine_timeout)
+    if exhaustive and not (kernel_runs(rules) or hasattr(rules, "decide_many")):
+        raise LabyrinthError("an exhaustive audit needs a compiled rule set, oracle or an external engine "
+                             "(not future-lines: in Python it would take hours)", token=name)
     kind = "exhaustive" if exhaustive else "walks"
     if exhaustive and split is None:
         split = max(0, min(n * n - 1, 2 * n - 2))

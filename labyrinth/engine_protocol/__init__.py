@@ -26,7 +26,7 @@ from labyrinth.engine_protocol.messages import (
     parse_answer,
     parse_hello,
 )
-from labyrinth.engine_protocol.server import answer, serve
+from labyrinth.engine_protocol.server import StateCache, answer, serve
 
 __all__ = [
     "ENGINE_TIMEOUT",
@@ -35,6 +35,7 @@ __all__ = [
     "Latency",
     "PROTOCOL",
     "PUZZLE",
+    "StateCache",
     "answer",
     "decision_to_json",
     "hello_request",
