@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench browser screenshots clean
+.PHONY: demo test bench browser engines screenshots clean
 
 CHROMIUM ?= /usr/bin/chromium
 
@@ -30,8 +30,21 @@ browser:
 	    || echo "note: could not install chromium: the browser test will skip"; \
 	else echo "note: no chromium and no root to install it: the browser test will skip"; fi
 
+## engines: a C compiler (`cc`) and Node.js for the reference rule engines of examples/engines/, which the
+## tests build and audit (tests/test_engine_protocol.py); detected with `command -v cc node`, installed
+## with apt-get (gcc, nodejs) where missing and possible; the tests fail, naming the missing tool, otherwise
+engines:
+	@if command -v cc >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then :; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc nodejs >/dev/null) \
+	    || echo "note: could not install gcc/nodejs: the engine tests will fail"; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
+	  (sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc nodejs >/dev/null) \
+	    || echo "note: could not install gcc/nodejs: the engine tests will fail"; \
+	else echo "note: no C compiler (cc) or no node, and no root to install them: the engine tests will fail"; fi
+
 ## test: install, then run the whole suite (heavy checks and the browser test included)
-test: $(STAMP) browser
+test: $(STAMP) browser engines
 	$(BIN)/python -m pytest -n 2
 
 ## screenshots: refresh the README's pictures (reports/viewer.png, reports/report.png) in headless Chromium
@@ -45,6 +58,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/audit.py
 	$(BIN)/python bench/count.py
 	$(BIN)/python bench/toggle.py
+	$(BIN)/python bench/engine.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -8,6 +8,7 @@ the library raises them and never exits.
 __all__ = [
     "BackendError",
     "BoardSizeError",
+    "EngineError",
     "FormatError",
     "LabyrinthError",
     "PathError",
@@ -66,3 +67,40 @@ class TimeLimitError(LabyrinthError):
 
 class ToggleSizeError(LabyrinthError):
     """A toggle-squares board size that is not an integer >= 1, or past the size policy."""
+
+
+class EngineError(LabyrinthError):
+    """An external rule engine failed: it crashed, hung past its timeout, or gave a malformed answer.
+
+    ``engine`` names the engine (its handshake name, else its command),
+    ``request`` is the line sent and ``answer`` what came back (None when
+    nothing did). The message is one line and names all three, shortened.
+    """
+
+    def __init__(self, reason, *, engine=None, request=None, answer=None):
+        self.engine = engine
+        self.request = request
+        self.answer = answer
+        parts = [reason]
+        if request is not None:
+            parts.append(f"request {_short(request)}")
+        if answer is not None:
+            parts.append(f"answer {_short(answer)}")
+        super().__init__("; ".join(parts), source=None if engine is None else f"engine {engine}")
+        self.reason = reason
+
+    def located(self, source):
+        return self
+
+    def __reduce__(self):  # crosses process boundaries (local workers, Ray) with its fields
+        return (_engine_error, (self.reason, self.engine, self.request, self.answer))
+
+
+def _engine_error(reason, engine, request, answer):
+    return EngineError(reason, engine=engine, request=request, answer=answer)
+
+
+def _short(text, limit=160):
+    """``text`` on one line, cut to ``limit`` characters (a repr, so control characters show)."""
+    text = repr(text if isinstance(text, str) else str(text))
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -82,3 +82,20 @@ def test_a_count_on_ray_matches_the_local_one(ray_cluster):
     for key in ("paths", "per_start", "cycles", "closed", "classes"):
         assert ray_counts[key] == local_counts[key], key
     assert ray_counts["paths"] > 0 and ray_counts["cycles"] > 0
+
+
+def test_an_engine_campaign_on_ray_matches_the_local_one(tmp_path, ray_cluster):
+    """An external engine (Node) on the cluster: each Ray worker starts its own engine process."""
+    node = shutil.which("node")
+    assert node, "no 'node' on PATH: run `make test` (it installs nodejs)"
+    engine = f"{node} {Path(__file__).resolve().parent.parent / 'examples' / 'engines' / 'corners.js'} --wrong"
+    ray_db, local_db = tmp_path / "ray.db", tmp_path / "local.db"
+    args = [sys.executable, "-m", "labyrinth.cli", "audit", "-n", "7", "--engine", engine, "--walks", "24",
+            "--seed", "3", "--no-progress", "--no-patterns"]
+    on_ray = subprocess.run([*args, "--db", str(ray_db), "--executor", "ray", "--address", ray_cluster],
+                            capture_output=True, text=True, timeout=900)
+    assert on_ray.returncode == 0, on_ray.stderr[-2000:]
+    local = subprocess.run([*args, "--db", str(local_db), "--jobs", "2"], capture_output=True, text=True, timeout=900)
+    assert local.returncode == 0, local.stderr[-2000:]
+    assert _rows(ray_db) == _rows(local_db) and _rows(ray_db)[1] == 3  # three units of eight walks
+    assert "engine: " in on_ray.stdout and _rows(ray_db)[0]

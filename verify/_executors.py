@@ -71,7 +71,11 @@ def run_local(claims, init, init_args, jobs, finish):
             done, rest = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
             return [f.result() for f in done], list(rest)
 
-        drive(claims, lambda task: pool.submit(task[0], *task[1]), wait_some, 2 * jobs, finish)
+        try:
+            drive(claims, lambda task: pool.submit(task[0], *task[1]), wait_some, 2 * jobs, finish)
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)  # a unit failed: start no more (the running ones end)
+            raise
 
 
 def _unreachable(address, timeout=5.0):
@@ -111,7 +115,14 @@ def run_ray(claims, ray_task, init_args, jobs, address, finish):
 
         def wait_some(pending):
             ready, rest = ray.wait(pending, num_returns=1)
-            return [ray.get(ref) for ref in ready], rest
+            try:
+                return [ray.get(ref) for ref in ready], rest
+            except ray.exceptions.RayTaskError as err:  # our own error, raised in a task: as if raised here
+                if isinstance(err.cause, LabyrinthError):
+                    for ref in rest:
+                        ray.cancel(ref)
+                    raise err.cause from None
+                raise
 
         drive(claims, lambda t: task.remote(init_args, t[0], t[1]), wait_some, window, finish)
     finally:

@@ -92,22 +92,48 @@ class AuditTotals:
     findings: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     fired: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     misfired: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+    # an external engine's requests (labyrinth.rules.engine): how many, the states they asked about, the
+    # round-trip seconds in all and the longest, and a log histogram of round trips (for the median)
+    engine_requests: int = 0
+    engine_states: int = 0
+    engine_seconds: float = 0.0
+    engine_max: float = 0.0
+    engine_latency: collections.Counter = dataclasses.field(default_factory=collections.Counter)
 
     def add(self, other):
         for f in dataclasses.fields(self):
             mine, theirs = getattr(self, f.name), getattr(other, f.name)
             if isinstance(mine, collections.Counter):
                 mine.update(theirs)
+            elif f.name == "engine_max":
+                setattr(self, f.name, max(mine, theirs))
             else:
                 setattr(self, f.name, mine + theirs)
 
+    def add_engine(self, rules):
+        """Count the requests ``rules`` (an external engine) made since it was last read; others: nothing."""
+        take = getattr(rules, "take_latency", None)
+        if take is None:
+            return
+        requests, states, seconds, longest, histogram = take()
+        self.engine_requests += requests
+        self.engine_states += states
+        self.engine_seconds += seconds
+        self.engine_max = max(self.engine_max, longest)
+        self.engine_latency.update(histogram)
+
     def to_json(self):
         out = dataclasses.asdict(self)
-        for k in ("findings", "fired", "misfired"):
+        for k in COUNTERS:
             out[k] = dict(getattr(self, k))
-        for k in ("oracle_seconds", "seconds", "work_seconds"):
+        for k in ("oracle_seconds", "seconds", "work_seconds", "engine_seconds"):
             out[k] = round(getattr(self, k), 3)
+        out["engine_max"] = round(self.engine_max, 6)
         return out
+
+
+#: the fields of :class:`AuditTotals` that are counters (a name -> count mapping in JSON)
+COUNTERS = ("findings", "fired", "misfired", "engine_latency")
 
 
 class _Asker:
@@ -195,16 +221,18 @@ def _blame(state, effects):
     return tuple(names), tuple(cells)
 
 
-def audit_walk(n, rules, seed, index, oracle, *, fired=True):
+def audit_walk(n, rules, seed, index, oracle, *, fired=True, walk=None):
     """Audit walk ``index`` of campaign ``seed``: every step, every free move.
 
     Returns ``(findings, totals)``; the audit stops at the first dead state the
     walk enters (every later state is dead too), which is then a
-    ``missed-dead`` finding with the step where the walk got stuck.
+    ``missed-dead`` finding with the step where the walk got stuck. ``walk``:
+    the walk itself, when the caller has walked it already.
     """
     t0 = time.perf_counter()
     totals = AuditTotals(walks=1)
-    walk = random_walk(n, rules, seed, index=index)
+    if walk is None:
+        walk = random_walk(n, rules, seed, index=index)
     final = walk.state
     if walk.outcome == "complete":
         totals.walkthroughs += 1
@@ -245,6 +273,7 @@ def audit_walk(n, rules, seed, index, oracle, *, fired=True):
         for r in f.rules:
             totals.misfired[r] += 1
     totals.seconds = time.perf_counter() - t0
+    totals.add_engine(rules)
     return findings, totals
 
 

@@ -5,10 +5,14 @@ can run anywhere, in any order, and a resumed campaign skips the named units
 already in the store):
 
 * ``walks``: unit ``walk i`` is the i-th seeded random walk (the walk depends
-  only on the seed and i), so any range of walks can run anywhere;
+  only on the seed and i), so any range of walks can run anywhere; with an
+  external engine (``engine:COMMAND``) unit ``walks i-j`` holds
+  :data:`ENGINE_WALKS_PER_UNIT` walks, walked in lockstep so that each step is
+  one request for all of them;
 * ``exhaustive``: the keep-left tree is cut at ``split`` moves; each prefix
   there is a unit (its subtree, audited by the numba kernel of
-  :mod:`verify._exhaustive`), and the few nodes above the cut are audited at
+  :mod:`verify._exhaustive`, or in Python by :mod:`verify._subtree` for a rule
+  set without a kernel), and the few nodes above the cut are audited at
   the end, from the units' results, as unit ``top``;
 * ``trace``: unit ``file PATH`` audits one research file
   (:mod:`verify.trace`).
@@ -38,6 +42,7 @@ from labyrinth.errors import LabyrinthError
 from verify._claims import Claims
 from verify._executors import run_local, run_ray, run_serial
 from verify.audit import (
+    COUNTERS,
     MISSED_DEAD,
     WRONG_FORCE,
     AuditTotals,
@@ -52,8 +57,13 @@ __all__ = ["code_version", "rules_fingerprint", "run_campaign", "run_trace_campa
 
 
 def rules_fingerprint(rules):
-    """A short hash naming a rule set's content: rule names, order, switches and pattern grids."""
-    h = hashlib.sha256(getattr(rules, "name", "").encode())
+    """A short hash naming a rule set's content: rule names, order, switches and pattern grids.
+
+    An external engine is named by its command (not by what it says of itself, so a campaign
+    stopped by a faulty engine resumes with the engine fixed).
+    """
+    command = getattr(rules, "command", None)
+    h = hashlib.sha256(("engine:" + command if command is not None else getattr(rules, "name", "")).encode())
     for r in getattr(rules, "rules", ()):
         h.update(f"|{r.name}:{type(r).__name__}:{r.name in rules.off}".encode())
         spec = getattr(r, "spec", None)
@@ -81,14 +91,18 @@ PATTERNS_ALL_UP_TO = 11
 PATTERN_SECONDS = 10.0
 
 
-def _init(rules_args, time_limit, patterns, oracle="auto"):
+def _init(rules_args, time_limit, patterns, oracle="auto", engine_timeout=None):
     from labyrinth.rules import get_rule_set
     from oracle import get_oracle
 
     name, off, on = rules_args
-    _CTX.update(rules=get_rule_set(name, off=off, on=on), oracle=get_oracle(oracle, time_limit=time_limit),
-                second=second_opinion(oracle, time_limit), time_limit=time_limit, patterns=patterns,
-                args=(rules_args, time_limit, patterns, oracle))
+    old = _CTX.get("rules")
+    if hasattr(old, "close"):  # an external engine of the previous campaign in this worker
+        old.close()
+    _CTX.update(rules=get_rule_set(name, off=off, on=on, engine_timeout=engine_timeout),
+                oracle=get_oracle(oracle, time_limit=time_limit), second=second_opinion(oracle, time_limit),
+                time_limit=time_limit, patterns=patterns, args=(rules_args, time_limit, patterns, oracle,
+                                                                engine_timeout))
 
 
 def second_opinion(oracle, time_limit):
@@ -168,6 +182,41 @@ def _walk_unit(n, seed, index):
     return f"walk {index}", findings, totals, {}
 
 
+def _walks_unit(n, seed, first, stop):
+    """Walks ``first`` to ``stop - 1`` as one unit, walked in lockstep: an external engine's unit of work.
+
+    Each step asks the engine about every walk still going in one request
+    (see :func:`labyrinth.engine.walker.random_walks`); each walk is then
+    audited from the answers kept, and confirmed, as a ``walk i`` unit is.
+    """
+    from labyrinth.engine.walker import random_walks
+
+    t0 = time.perf_counter()
+    rules = _CTX["rules"]
+    walks = random_walks(n, rules, seed, range(first, stop))
+    totals, found = AuditTotals(), []
+    for index, walk in zip(range(first, stop), walks):
+        findings, one = audit_walk(n, rules, seed, index, _CTX["oracle"], walk=walk)
+        found.extend(_confirmed(findings, one))
+        totals.add(one)
+    totals.seconds = time.perf_counter() - t0
+    totals.add_engine(rules)
+    return walks_unit_name(first, stop), found, totals, {}
+
+
+def walks_unit_name(first, stop):
+    """The name of the unit of walks ``first .. stop - 1``.
+
+    >>> walks_unit_name(8, 16)
+    'walks 8-15'
+    """
+    return f"walks {first}-{stop - 1}"
+
+
+#: walks per unit when the rules are an external engine (walked in lockstep, batched per step)
+ENGINE_WALKS_PER_UNIT = 8
+
+
 def _tree_unit(n, prefix):
     from verify._exhaustive import run_subtree
 
@@ -175,26 +224,32 @@ def _tree_unit(n, prefix):
     rules = _CTX["rules"]
     start = State.from_moves(n, prefix)
     totals = AuditTotals()
-    records, counters, fired = run_subtree(start, rules)
-    totals.walkthroughs, totals.stuck = int(counters[1]), int(counters[2])
-    totals.steps, totals.queries = int(counters[5]), int(counters[3])
-    if hasattr(rules, "program"):
-        for rule, count in zip(rules.active, fired):
-            if count:
-                totals.fired[rule.name] += int(count)
+    asker = _Asker(_CTX["oracle"], totals)
     board = start.board
+    states = {}
+    if kernel_runs(rules):
+        records, counters, fired = run_subtree(start, rules)
+        totals.walkthroughs, totals.stuck = int(counters[1]), int(counters[2])
+        totals.steps, totals.queries = int(counters[5]), int(counters[3])
+        if hasattr(rules, "program"):
+            for rule, count in zip(rules.active, fired):
+                if count:
+                    totals.fired[rule.name] += int(count)
+        for row in records[: counters[0]]:
+            depth = int(row[1])
+            cells = [int(c) for c in row[3: 4 + depth]]
+            states.setdefault(tuple(cells), State(board, cells))
+    else:  # a rule set without a kernel (an external engine): the same audit in Python
+        from verify._subtree import python_subtree
+
+        nodes, totals.walkthroughs, totals.stuck, totals.steps = python_subtree(start, rules, asker, totals.fired)
+        states = {s.path: s for s in nodes}
     findings = []
     root_dead = False
     if totals.walkthroughs == 0 and not start.at_end():
         verdict = _CTX["oracle"].decide(start)
         root_dead = verdict.feasible is False
     if not root_dead:
-        states = {}
-        for row in records[: counters[0]]:
-            depth = int(row[1])
-            cells = [int(c) for c in row[3: 4 + depth]]
-            states.setdefault(tuple(cells), State(board, cells))
-        asker = _Asker(_CTX["oracle"], totals)
         seen = set()
         for state in states.values():
             for f in audit_state(state, rules, asker)[0]:
@@ -204,7 +259,14 @@ def _tree_unit(n, prefix):
                     findings.append(f)
     findings = _confirmed(findings, totals)
     totals.seconds = time.perf_counter() - t0
+    totals.add_engine(rules)
     return f"tree {prefix or '-'}", findings, totals, {"root_dead": root_dead}
+
+
+def kernel_runs(rules):
+    """Whether the exhaustive audit's numba kernel runs ``rules`` (compiled, or the oracle set); else Python."""
+    compiled = getattr(rules, "compiled", None)
+    return bool(compiled()) if compiled is not None else getattr(rules, "perfect", False)
 
 
 def _trace_unit(path):
@@ -270,7 +332,7 @@ def _top_findings(top, unit_good, rules, oracle, totals):
 
 def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, split=None, jobs=1,
                  executor="local", address=None, oracle="auto", time_limit=60.0, patterns="auto",
-                 pattern_time_limit=PATTERN_SECONDS, resume=False, progress=None):
+                 pattern_time_limit=PATTERN_SECONDS, resume=False, progress=None, engine_timeout=None):
     """Run an audit campaign into ``store``; returns ``(campaign id, totals, findings reported)``.
 
     Parameters
@@ -293,15 +355,18 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
         (``labyrinth minimize --finding ID`` adds it later).
     progress : callable, optional
         ``progress(units_done, units_total, totals)``, called after every unit.
+    engine_timeout : float, optional
+        Seconds per request of an external engine (``rules_args`` named
+        ``engine:COMMAND``; every worker starts its own engine).
     """
     from labyrinth.rules import get_rule_set
     from oracle import get_oracle
 
     name, off, on = rules_args
-    rules = get_rule_set(name, off=off, on=on)
-    if exhaustive and not getattr(rules, "compiled", lambda: name == "oracle")():
-        raise LabyrinthError("an exhaustive audit needs a compiled rule set or oracle (not future-lines)",
-                             token=name)
+    rules = get_rule_set(name, off=off, on=on, engine_timeout=engine_timeout)
+    if exhaustive and not (kernel_runs(rules) or hasattr(rules, "decide_many")):
+        raise LabyrinthError("an exhaustive audit needs a compiled rule set, oracle or an external engine "
+                             "(not future-lines: in Python it would take hours)", token=name)
     kind = "exhaustive" if exhaustive else "walks"
     if exhaustive and split is None:
         split = max(0, min(n * n - 1, 2 * n - 2))
@@ -314,23 +379,33 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
     if exhaustive:
         units, top = _split(n, rules, split)
         tasks = [(_tree_unit, (n, u), f"tree {u or '-'}") for u in units]
+    elif hasattr(rules, "decide_many"):  # an external engine: walks in lockstep groups, one request per step
+        step = ENGINE_WALKS_PER_UNIT
+        tasks = [(_walks_unit, (n, seed, i, min(i + step, walks)), walks_unit_name(i, min(i + step, walks)))
+                 for i in range(0, walks, step)]
     else:
         tasks = [(_walk_unit, (n, seed, i), f"walk {i}") for i in range(walks)]
-    init_args = ((name, tuple(off), tuple(on)), time_limit, (patterns, pattern_time_limit), oracle)
-    with _Run(store, campaign, tasks, progress, extra=["top"] if exhaustive else []) as run:
-        run.execute(init_args, jobs=jobs, executor=executor, address=address)
-        if exhaustive and run.take("top"):  # every unit is recorded now, by this run or another
-            unit_good = {u[5:].replace("-", ""): t.get("walkthroughs", 0) > 0
-                         for u, t in run.done.items() if u.startswith("tree ")}
-            top_totals = AuditTotals()
-            t0 = time.perf_counter()
-            with get_oracle(oracle, time_limit=time_limit) as top_oracle:
-                found, _ = _top_findings(top, unit_good, rules, top_oracle, top_totals)
-            if _CTX.get("args") != init_args:
-                _init(*init_args)
-            found = _confirmed(found, top_totals)
-            top_totals.seconds = time.perf_counter() - t0
-            run.finish(("top", found, top_totals, {}))
+    init_args = ((name, tuple(off), tuple(on)), time_limit, (patterns, pattern_time_limit), oracle, engine_timeout)
+    try:
+        with _Run(store, campaign, tasks, progress, extra=["top"] if exhaustive else []) as run:
+            run.execute(init_args, jobs=jobs, executor=executor, address=address)
+            if exhaustive and run.take("top"):  # every unit is recorded now, by this run or another
+                unit_good = {u[5:].replace("-", ""): t.get("walkthroughs", 0) > 0
+                             for u, t in run.done.items() if u.startswith("tree ")}
+                top_totals = AuditTotals()
+                t0 = time.perf_counter()
+                with get_oracle(oracle, time_limit=time_limit) as top_oracle:
+                    found, _ = _top_findings(top, unit_good, rules, top_oracle, top_totals)
+                if _CTX.get("args") != init_args:
+                    _init(*init_args)
+                found = _confirmed(found, top_totals)
+                top_totals.seconds = time.perf_counter() - t0
+                top_totals.add_engine(rules)
+                run.finish(("top", found, top_totals, {}))
+    finally:
+        for r in (rules, _CTX.get("rules")):
+            if hasattr(r, "close"):  # an external engine started here (not in a worker): shut it down
+                r.close()
     store.finish_campaign(campaign, _totals_to_json(run.totals))
     return campaign, run.totals, run.reported
 
@@ -359,7 +434,7 @@ def run_trace_campaign(store, files, *, jobs=1, executor="local", address=None, 
                                     resume=resume)
     tasks = [(_trace_unit, (f,), f"file {f}") for f in files]
     with _Run(store, campaign, tasks, progress) as run:
-        run.execute((("none", (), ()), time_limit, (patterns, pattern_time_limit), oracle), jobs=jobs,
+        run.execute((("none", (), ()), time_limit, (patterns, pattern_time_limit), oracle, None), jobs=jobs,
                     executor=executor, address=address)
     store.finish_campaign(campaign, _totals_to_json(run.totals))
     summaries = [t["trace"] for u, t in sorted(store.done_units(campaign).items()) if "trace" in t]
@@ -455,7 +530,7 @@ def _totals_from_json(obj):
 
     t = AuditTotals()
     for k, v in obj.items():
-        if k in ("findings", "fired", "misfired"):
+        if k in COUNTERS:
             setattr(t, k, collections.Counter(v))
         elif hasattr(t, k):
             setattr(t, k, v)

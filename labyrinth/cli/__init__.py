@@ -10,6 +10,7 @@ import sys
 from labyrinth.cli import (
     _check,
     _count,
+    _engine,
     _knight,
     _numbers,
     _regress,
@@ -24,7 +25,7 @@ from labyrinth.errors import LabyrinthError, TimeLimitError
 
 __all__ = ["main"]
 
-_FAMILIES = (_check, _walks, _count, _rules, _verify, _regress, _view, _toggle, _numbers, _knight)
+_FAMILIES = (_check, _walks, _count, _rules, _verify, _regress, _engine, _view, _toggle, _numbers, _knight)
 
 _DESCRIPTION = """\
 The one-way labyrinth: a line through every cell of an n x n board (n odd) from

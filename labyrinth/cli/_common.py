@@ -6,6 +6,7 @@ import os
 import sys
 from pathlib import Path
 
+from labyrinth.cli._limits import seconds
 from labyrinth.errors import LabyrinthError
 
 EXIT_OK, EXIT_FINDING, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
@@ -35,19 +36,48 @@ RULES_HELP = ("rule set: default (universal rules + size-specific patterns), fas
               "default: %(default)s")
 
 
+ENGINE_HELP = ("an external rule engine's command line (docs/engine-protocol.md), e.g. \"node "
+               "examples/engines/corners.js\"; the same as --rules engine:CMD")
+
+
 def rules_args(p):
+    from labyrinth.engine_protocol.client import ENGINE_TIMEOUT
+
     p.add_argument("--rules", default="default", help=RULES_HELP)
     p.add_argument("--off", default="", metavar="RULE[,RULE...]", help="switch these rules off")
     p.add_argument("--on", default="", metavar="RULE[,RULE...]",
                    help="switch these optional rules on (future-lines)")
+    p.add_argument("--engine", metavar="CMD", help=ENGINE_HELP)
+    p.add_argument("--engine-timeout", type=seconds, default=ENGINE_TIMEOUT, metavar="SECONDS",
+                   help="seconds an external engine may take per request (default %(default)g); past it the "
+                        "engine counts as hung and the run stops")
+
+
+def engine_rules(name, command):
+    """The rule-set name for ``--rules NAME`` or ``--engine CMD`` (not both)."""
+    from labyrinth.rules import ENGINE_PREFIX
+
+    if command is None:
+        return name
+    if name != "default":
+        raise LabyrinthError("give --rules or --engine, not both", token=f"{name} / {command}")
+    if not command.strip():
+        raise LabyrinthError("--engine needs the engine's command line", token=command)
+    return ENGINE_PREFIX + command
 
 
 def rule_set(args):
+    """The rule set the options name; an external engine is started (and checked) at once."""
     from labyrinth.rules import get_rule_set
 
+    args.rules = engine_rules(args.rules, getattr(args, "engine", None))
+    args.engine = None
     off = [r for r in getattr(args, "off", "").split(",") if r]
     on = [r for r in getattr(args, "on", "").split(",") if r]
-    return get_rule_set(args.rules, off=off, on=on)
+    rules = get_rule_set(args.rules, off=off, on=on, engine_timeout=getattr(args, "engine_timeout", None))
+    if hasattr(rules, "start"):
+        rules.start()
+    return rules
 
 
 def board_sizes(text, command=None, allow_large=False):

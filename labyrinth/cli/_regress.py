@@ -8,9 +8,11 @@ from labyrinth.cli._common import (
     advance,
     board_sizes,
     emit,
+    engine_rules,
     progress_bar,
 )
 from labyrinth.cli._limits import positive_int, seconds, seed, size_args
+from labyrinth.engine_protocol.client import ENGINE_TIMEOUT
 from labyrinth.errors import LabyrinthError
 
 
@@ -19,8 +21,12 @@ def register(sub):
     regress = sub.add_parser("regress", help="compare two rule sets on the same walks: findings fixed, new, unchanged "
                                              "(exit 1 when the head adds over-pruned or missed-dead findings)")
     for side in ("base", "head"):
-        regress.add_argument(f"--{side}", required=True, metavar="SET",
-                             help=f"the {side} rule set: default, fast, universal, none, oracle or a .rule file")
+        regress.add_argument(f"--{side}", metavar="SET",
+                             help=f"the {side} rule set: default, fast, universal, none, oracle, a .rule file or "
+                                  "engine:CMD")
+        regress.add_argument(f"--{side}-engine", metavar="CMD",
+                             help=f"the {side} rules are an external engine's (its command line; "
+                                  "docs/engine-protocol.md)")
         regress.add_argument(f"--{side}-off", default="", metavar="RULE[,RULE...]",
                              help=f"switch these rules off in the {side} set")
         regress.add_argument(f"--{side}-on", default="", metavar="RULE[,RULE...]",
@@ -33,6 +39,8 @@ def register(sub):
     regress.add_argument("--backend", default="auto", metavar="ORACLE",
                          help="the oracle: auto (default), search, sat or cpsat")
     regress.add_argument("--time-limit", type=seconds, default=60.0, metavar="SECONDS", help="per oracle query")
+    regress.add_argument("--engine-timeout", type=seconds, default=ENGINE_TIMEOUT, metavar="SECONDS",
+                         help="seconds an external engine may take per request (default %(default)g)")
     regress.add_argument("--json", action="store_true")
     regress.add_argument("--no-progress", action="store_true")
     size_args(regress, "regress")
@@ -42,11 +50,18 @@ def register(sub):
 def _side(args, side):
     from labyrinth.rules import get_rule_set
 
-    name = getattr(args, side)
+    name, command = getattr(args, side), getattr(args, f"{side}_engine")
+    if (name is None) == (command is None):
+        raise LabyrinthError(f"give exactly one of --{side} SET and --{side}-engine CMD")
+    if command is not None:
+        name = engine_rules("default", command)
     off = [r for r in getattr(args, f"{side}_off").split(",") if r]
     on = [r for r in getattr(args, f"{side}_on").split(",") if r]
     label = name + "".join(f" --off {r}" for r in off) + "".join(f" --on {r}" for r in on)
-    return get_rule_set(name, off=off, on=on), label
+    rules = get_rule_set(name, off=off, on=on, engine_timeout=args.engine_timeout)
+    if hasattr(rules, "start"):
+        rules.start()  # a bad command fails here, before any work
+    return rules, label
 
 
 def _regress(args):
@@ -68,9 +83,15 @@ def _regress(args):
     def progress(done, total):
         advance(bar, done, total)
 
-    with get_oracle(args.backend, time_limit=args.time_limit) as oracle:
-        report = regress(base, head, sizes, args.walks, args.seed, oracle, stored_states=stored, progress=progress)
-    bar.close()
+    try:
+        with get_oracle(args.backend, time_limit=args.time_limit) as oracle:
+            report = regress(base, head, sizes, args.walks, args.seed, oracle, stored_states=stored,
+                             progress=progress)
+    finally:
+        bar.close()
+        for rules in (base, head):
+            if hasattr(rules, "close"):
+                rules.close()
     report.base, report.head = base_label, head_label
     status = EXIT_FINDING if report.regressed else EXIT_OK
     if args.json:

@@ -104,6 +104,12 @@ def _explain(args):
 def _rules_list(args):
     rules = rule_set(args)
     inner = getattr(rules, "rules", None)
+    if getattr(rules, "command", None) is not None:
+        info = rules.info
+        print(f"{rules.name}: an external engine (version {info.version or '-'}, sizes {info.sizes_text()}, "
+              f"{'batches' if info.batch else 'one state per request'}): {rules.command}; its rules are "
+              "named in its answers")
+        return EXIT_OK
     if inner is None:
         print(f"{rules.name}: a move is open only if the oracle finds a completion after it")
         return EXIT_OK

@@ -155,7 +155,7 @@ def _audit(args):
         raise LabyrinthError("audit: give --exhaustive or --walks K (or --trace FILE...)")
     if args.walks is not None and args.walks < 1 or args.jobs < 1:
         raise LabyrinthError("--walks and --jobs must be at least 1", token=f"{args.walks},{args.jobs}")
-    rules = rule_set(args)  # validates the names before any work
+    rules = rule_set(args)  # validates the names (and starts an engine, to check it) before any work
     off = tuple(r for r in args.off.split(",") if r)
     on = tuple(r for r in args.on.split(",") if r)
     progress, bars = _audit_progress(args)
@@ -169,7 +169,8 @@ def _audit(args):
                 store, n=args.n, rules_args=(args.rules, off, on), walks=args.walks, seed=args.seed,
                 exhaustive=args.exhaustive, split=args.split, jobs=args.jobs, executor=args.executor,
                 address=args.address, oracle=oracle, time_limit=args.time_limit, patterns=patterns,
-                pattern_time_limit=args.pattern_time_limit, resume=args.resume, progress=progress)
+                pattern_time_limit=args.pattern_time_limit, resume=args.resume, progress=progress,
+                engine_timeout=args.engine_timeout)
         finally:
             for bar in bars:
                 bar.close()
@@ -226,8 +227,19 @@ def _print_totals(totals, trace=False):
         print(f"{'rule':<{width}} {'fired':>8} {'misfired':>8}")
         for r in names:
             print(f"{r:<{width}} {totals.fired.get(r, 0):>8} {totals.misfired.get(r, 0):>8}")
+    if totals.engine_requests:
+        print(engine_latency_line(totals))
     if totals.findings.get("unknown", 0):
         print("some queries ran out of time (unknown findings): give more with --time-limit SECONDS")
+
+
+def engine_latency_line(totals):
+    """One line on an external engine's requests: how many, states asked, round-trip median and max."""
+    from labyrinth.engine_protocol import median_seconds
+
+    median = median_seconds(totals.engine_latency)
+    return (f"engine: {totals.engine_requests} requests ({totals.engine_states} states), round trip median "
+            f"{median * 1e3:.3f} ms, max {totals.engine_max * 1e3:.3f} ms, {totals.engine_seconds:.2f} s in all")
 
 
 def _audit_traces(args, patterns, oracle):
@@ -238,8 +250,9 @@ def _audit_traces(args, patterns, oracle):
 
     if args.report:
         writable_output(args.report)  # before the audit: a bad path must not cost the work
-    if args.n is not None or args.rules != "default" or args.off or args.on:
-        raise LabyrinthError("--trace audits the options recorded in the files: no -n, --rules, --off or --on")
+    if args.n is not None or args.rules != "default" or args.off or args.on or args.engine:
+        raise LabyrinthError("--trace audits the options recorded in the files: no -n, --rules, --engine, --off "
+                             "or --on")
     if args.jobs < 1:
         raise LabyrinthError("--jobs must be at least 1", token=str(args.jobs))
     files, errors = [], 0
@@ -339,7 +352,8 @@ def _minimize_finding(args):
         if "rules" not in params or params.get("kind") == "trace":
             raise LabyrinthError("the research program's rules are not ours to replay: only the state is known",
                                  source=label)
-        rules = get_rule_set(params["rules"], off=params.get("off", ()), on=params.get("on", ()))
+        rules = get_rule_set(params["rules"], off=params.get("off", ()), on=params.get("on", ()),
+                             engine_timeout=args.engine_timeout)
         return _shrink(args, state, f["move"], rules, f["rules"][0] if f["rules"] else None, label)
     return _pattern(args, state.after(f["move"]), {"finding": args.finding, "state": f["state"], "move": f["move"]},
                     f"{f['kind']} finding {args.finding}", finding=None if f["pattern"] else args.finding)

@@ -13,7 +13,6 @@ branching, left before straight before right relative to the current heading
 """
 
 import dataclasses
-import random
 import time
 
 from labyrinth.engine.state import State
@@ -27,6 +26,7 @@ __all__ = [
     "heading",
     "keep_left_order",
     "random_walk",
+    "random_walks",
     "walk_statistics",
 ]
 
@@ -70,8 +70,10 @@ def random_walk(n, rules, seed, start=None, index=0):
     """Walk from ``start`` (the empty line by default), uniformly among the open moves.
 
     The walk depends only on ``seed``, ``index`` (the walk's number in a
-    campaign) and the start; compiled rule sets and Python rule sets draw from
-    different generators.
+    campaign) and the start. Compiled rule sets walk in numba; any other rule
+    set (the oracle, an external engine) draws from the same generator
+    (splitmix64, :func:`labyrinth.rules.walks.walk_seed`) in Python, so a rule
+    set that gives the same answers walks the same walk.
     """
     state = start if start is not None else State.from_moves(n, "")
     runner = _runner(rules)
@@ -81,13 +83,69 @@ def random_walk(n, rules, seed, start=None, index=0):
         if outcome:
             return Walk(final, "complete")
         return Walk(final, "stuck", final.steps)
-    rng = random.Random(seed if index == 0 else f"{seed}:{index}")
-    while not state.is_complete():
+    rng = _Splitmix(seed, index)
+    while not state.at_end():
         moves = rules.open_moves(state)
         if not moves:
             return Walk(state, "stuck", state.steps)
-        state = state.after(rng.choice(moves))
-    return Walk(state, "complete")
+        state = state.after(moves[rng.below(len(moves))])
+    return Walk(state, "complete") if state.is_complete() else Walk(state, "stuck", state.steps)
+
+
+def random_walks(n, rules, seed, indices):
+    """The walks ``indices`` of campaign ``seed``, walked in lockstep: the same walks as :func:`random_walk`.
+
+    Every step asks the rule set about all the walks still going at once
+    (``rules.decide_many``, when it has it: an external engine then answers
+    them in one request), so a rule set behind a pipe pays one round trip
+    per step of the longest walk, not per step of every walk.
+    """
+    if _runner(rules) is not None or not hasattr(rules, "decide_many"):
+        return [random_walk(n, rules, seed, index=i) for i in indices]
+    states = [State.from_moves(n, "") for _ in indices]
+    rngs = [_Splitmix(seed, i) for i in indices]
+    out = [None] * len(states)
+    going = list(range(len(states)))
+    while going:
+        for k, d in zip(going, rules.decide_many([states[k] for k in going])):
+            if not d.open:
+                out[k] = Walk(states[k], "stuck", states[k].steps)
+                continue
+            states[k] = states[k].after(d.open[rngs[k].below(len(d.open))])
+            if states[k].at_end():
+                s = states[k]
+                out[k] = Walk(s, "complete") if s.is_complete() else Walk(s, "stuck", s.steps)
+        going = [k for k in going if out[k] is None]
+    return out
+
+
+_MASK64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _mix(z):
+    """splitmix64's output function on Python integers (Steele, Lea and Flood 2014), as the numba walker's."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+class _Splitmix:
+    """The compiled walker's random numbers in Python: walk ``index`` of campaign ``seed``.
+
+    >>> from labyrinth.rules.walks import walk_seed
+    >>> _Splitmix(7, 3).state == int(walk_seed(7, 3))
+    True
+    """
+
+    def __init__(self, seed, index):
+        seed, index = int(seed) & _MASK64, int(index) & _MASK64
+        self.state = _mix((seed * _GOLDEN + _mix((index + _GOLDEN) & _MASK64)) & _MASK64)
+
+    def below(self, k):
+        """A number in ``0..k-1``; the moves are listed in U, D, L, R order, as the kernel's mask bits."""
+        self.state = (self.state + _GOLDEN) & _MASK64
+        return _mix(self.state) % k
 
 
 @dataclasses.dataclass(frozen=True)
@@ -227,9 +285,9 @@ def walk_statistics(n, rules, runs, seed, cap=100_000, progress=None):
             done, ran = runner.runs_until_stuck(start.board, seed, r << 32, cap)
         else:
             done = ran = 0
-            while done < cap:
+            while done < cap:  # the walks the compiled runs take (walk r * 2**32 + k of the seed)
                 ran += 1
-                if random_walk(n, rules, f"{seed}/{r}/{ran}").outcome != "complete":
+                if random_walk(n, rules, seed, index=(r << 32) + ran - 1).outcome != "complete":
                     break
                 done += 1
         samples.append(done)

@@ -10,12 +10,15 @@
   pattern-rule language for size-specific rules, shipped in ``library/``;
 * :mod:`~labyrinth.rules.program`: a rule set compiled for the numba walker;
 * :mod:`~labyrinth.rules.sets`: the named sets ``default``, ``universal``,
-  ``none`` and ``oracle``.
+  ``none`` and ``oracle``;
+* :mod:`~labyrinth.rules.engine`: the rules of an external engine, asked over
+  the engine protocol (``engine:COMMAND``).
 """
 
 from labyrinth.rules.areas import ColourImbalance, CountArea, NearBorder, OlderLine
 from labyrinth.rules.base import CompiledRule, Decision, Effect, Rule, RuleSet, natural_key
 from labyrinth.rules.cshape import CShape
+from labyrinth.rules.engine import ENGINE_PREFIX, EngineRuleSet
 from labyrinth.rules.future import FutureLines, Lines, future_lines
 from labyrinth.rules.language import PatternSpec, load_rules, parse_rules
 from labyrinth.rules.patterns import PatternRule
@@ -28,7 +31,9 @@ __all__ = [
     "CompiledRule",
     "CountArea",
     "Decision",
+    "ENGINE_PREFIX",
     "Effect",
+    "EngineRuleSet",
     "FutureLines",
     "LIBRARY",
     "Lines",

@@ -12,7 +12,8 @@
 * ``oracle``: a move is open only when the state after it has a completion.
 
 A path to a ``.rule`` file also names a rule set: the universal rules
-followed by that file's patterns.
+followed by that file's patterns; ``engine:COMMAND`` names the rules of an
+external engine (:class:`labyrinth.rules.engine.EngineRuleSet`).
 """
 
 import pathlib
@@ -21,6 +22,7 @@ from labyrinth.errors import FormatError, LabyrinthError, TimeLimitError
 from labyrinth.rules.areas import ColourImbalance, CountArea, NearBorder, OlderLine
 from labyrinth.rules.base import RuleSet
 from labyrinth.rules.cshape import CShape
+from labyrinth.rules.engine import ENGINE_PREFIX, EngineRuleSet
 from labyrinth.rules.future import FutureLines
 from labyrinth.rules.language import load_rules
 from labyrinth.rules.patterns import PatternRule
@@ -115,13 +117,20 @@ def check_names(specs, source):
                               source=f"{source}:{spec.line}")
 
 
-def get_rule_set(name, off=(), on=()):
-    """A rule set by name (or a ``.rule`` file: universal rules + its patterns).
+def get_rule_set(name, off=(), on=(), *, engine_timeout=None):
+    """A rule set by name (or a ``.rule`` file: universal rules + its patterns; or ``engine:COMMAND``).
 
     ``off`` names rules to switch off, ``on`` optional rules to switch on
-    (``future-lines``); unknown names are a one-line error.
+    (``future-lines``); unknown names are a one-line error. An external
+    engine (``engine:COMMAND``) has no rules to switch and gets
+    ``engine_timeout`` seconds per request; it starts when first asked.
     """
     off, on = frozenset(off), frozenset(on)
+    if name.startswith(ENGINE_PREFIX):
+        if off or on:
+            raise LabyrinthError("an external engine's rules cannot be switched on or off here",
+                                 token=",".join(sorted(off | on)))
+        return EngineRuleSet(name[len(ENGINE_PREFIX):], timeout=engine_timeout)
     if name in RULE_SETS:
         rules = RULE_SETS[name](off, on)
     elif name.endswith(".rule"):
@@ -130,7 +139,8 @@ def get_rule_set(name, off=(), on=()):
         rules = RuleSet(pathlib.Path(name).stem,
                         _universal_rules() + [PatternRule(s) for s in specs] + [FutureLines()], off, on)
     else:
-        raise LabyrinthError(f"unknown rule set (choose from {', '.join(RULE_SETS)} or a .rule file)", token=name)
+        raise LabyrinthError(f"unknown rule set (choose from {', '.join(RULE_SETS)}, a .rule file or "
+                             f"{ENGINE_PREFIX}COMMAND)", token=name)
     if isinstance(rules, RuleSet):
         unknown = (off | on) - {r.name for r in rules.rules}
         if unknown:

@@ -1,0 +1,43 @@
+"""``labyrinth engine``: serve one of this package's rule sets over the engine protocol (stdin/stdout)."""
+
+import sys
+
+from labyrinth.cli._common import EXIT_OK, RULES_HELP
+
+
+def register(sub):
+    """Add ``engine`` to the ``labyrinth`` parser."""
+    engine = sub.add_parser("engine", help="be a rule engine: answer the engine protocol on stdin/stdout "
+                                           "(docs/engine-protocol.md) with a built-in rule set",
+                            description="Read requests (JSON lines) on stdin and answer each on stdout with the "
+                                        "moves the rule set allows, the forced move and the reasons, until 'quit' "
+                                        "or the end of input. 'labyrinth audit --engine \"labyrinth engine --rules "
+                                        "X\"' then audits X through the protocol.")
+    engine.add_argument("--rules", default="default", help=RULES_HELP)
+    engine.add_argument("--off", default="", metavar="RULE[,RULE...]", help="switch these rules off")
+    engine.add_argument("--on", default="", metavar="RULE[,RULE...]", help="switch these optional rules on")
+    engine.add_argument("--name", metavar="NAME", help="the engine name said in the handshake "
+                                                       "(default labyrinth-RULES)")
+    engine.set_defaults(run=_engine)
+
+
+def _engine(args):
+    from labyrinth import __version__
+    from labyrinth.engine import State
+    from labyrinth.engine_protocol import serve
+    from labyrinth.rules import get_rule_set
+
+    off = [r for r in args.off.split(",") if r]
+    on = [r for r in args.on.split(",") if r]
+    rules = get_rule_set(args.rules, off=off, on=on)  # a bad name fails here, before the handshake
+    warm = State.from_moves(5, "RRDD")
+    rules.open_moves(warm)  # load the compiled kernels before saying hello
+    if hasattr(rules, "decide"):
+        rules.decide(warm)
+
+    def write(text):
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+
+    serve(rules, iter(sys.stdin.readline, ""), write, name=args.name, version=__version__)
+    return EXIT_OK

@@ -1,0 +1,309 @@
+"""An external rule engine as a child process: start, handshake, timed requests, clean shutdown.
+
+The engine reads JSON lines on its stdin and answers on its stdout
+(:mod:`labyrinth.engine_protocol.messages`). Every request has a deadline:
+the pipe is watched with :mod:`selectors` (both ways, so an engine that
+stops reading cannot block the verifier either), and an engine that exits,
+hangs past ``timeout`` seconds or answers garbage raises an
+:class:`~labyrinth.errors.EngineError`. What it prints on stderr goes to a
+temporary file, whose last line is quoted when it crashes. Request latency
+(the round trip, as the verifier sees it) is kept in :class:`Latency`.
+"""
+
+import collections
+import json
+import math
+import os
+import selectors
+import shlex
+import subprocess
+import tempfile
+import time
+
+from labyrinth.engine_protocol.messages import (
+    PUZZLE,
+    hello_request,
+    parse_answer,
+    parse_hello,
+)
+from labyrinth.errors import EngineError
+
+__all__ = ["ENGINE_TIMEOUT", "EngineProcess", "Latency", "bucket", "median_seconds"]
+
+#: seconds an engine may take to answer one request (and its handshake) by default
+ENGINE_TIMEOUT = 10.0
+#: seconds an engine may take to start and say hello (loading a model or compiling can take a while)
+START_SECONDS = 60.0
+#: seconds a quitting engine gets to exit before it is killed
+QUIT_SECONDS = 2.0
+#: latency histogram buckets per decade (a median read from it is within about 6%)
+BUCKETS_PER_DECADE = 20
+
+
+class Latency:
+    """Round-trip times of an engine's requests: count, states asked, total, max, and a log histogram."""
+
+    def __init__(self):
+        self.requests = 0
+        self.states = 0
+        self.seconds = 0.0
+        self.max = 0.0
+        self.histogram = collections.Counter()
+
+    def add(self, seconds, states=1):
+        self.requests += 1
+        self.states += states
+        self.seconds += seconds
+        self.max = max(self.max, seconds)
+        self.histogram[bucket(seconds)] += 1
+
+    def take(self):
+        """This object's figures, and a fresh start (a unit of work reads its own share)."""
+        out = (self.requests, self.states, self.seconds, self.max, self.histogram)
+        self.__init__()
+        return out
+
+
+def bucket(seconds):
+    """The histogram bucket of a latency: ``round(20 * log10(microseconds))``, as a string (a JSON key).
+
+    >>> bucket(0.001), bucket(1e-6)
+    ('60', '0')
+    """
+    return str(round(BUCKETS_PER_DECADE * math.log10(max(seconds * 1e6, 1.0))))
+
+
+def median_seconds(histogram):
+    """The median latency read from a :func:`bucket` histogram (None when empty).
+
+    >>> round(median_seconds({"60": 3, "80": 1}), 6)
+    0.001
+    """
+    total = sum(histogram.values())
+    if not total:
+        return None
+    seen = 0
+    for key in sorted(histogram, key=int):
+        seen += histogram[key]
+        if 2 * seen >= total:
+            return 10 ** (int(key) / BUCKETS_PER_DECADE) / 1e6
+    return None
+
+
+class EngineProcess:
+    """One running engine: ``decide(states)`` sends a request and returns the checked Decisions.
+
+    Parameters
+    ----------
+    command : str
+        The engine's command line (split as a POSIX shell would, not run by one).
+    timeout : float
+        Seconds for each request (the handshake gets at least :data:`START_SECONDS`).
+    client : str
+        How the verifier names itself in its hello.
+    """
+
+    def __init__(self, command, *, timeout=ENGINE_TIMEOUT, client="labyrinth"):
+        self.command = command
+        self.timeout = timeout
+        self.client = client
+        self.info = None
+        self.latency = Latency()
+        self._proc = None
+        self._buf = b""
+        self._next_id = 0
+        self._stderr = None
+        self._pid = None
+        self._limit = timeout
+
+    @property
+    def label(self):
+        """The engine's name for messages: its handshake name once known, else its command."""
+        return self.info.name if self.info is not None else self.command
+
+    def start(self):
+        """Start the process and read its hello (idempotent)."""
+        if self._proc is not None:
+            return self.info
+        try:
+            argv = shlex.split(self.command)
+        except ValueError as err:
+            raise EngineError(f"cannot read the command: {err}", engine=self.command) from None
+        if not argv:
+            raise EngineError("empty engine command", engine=repr(self.command))
+        self._stderr = tempfile.TemporaryFile()
+        try:
+            self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+                                          bufsize=0, close_fds=True)
+        except OSError as err:
+            self._stderr.close()
+            self._stderr = None
+            raise EngineError(f"cannot start: {err.strerror or err}", engine=self.command) from None
+        self._pid = os.getpid()
+        os.set_blocking(self._proc.stdout.fileno(), False)
+        hello = hello_request(self.client)
+        line = self._round_trip(hello, max(self.timeout, START_SECONDS))
+        try:
+            self.info = parse_hello(line, engine=self.command, request=_dump(hello))
+        except EngineError:
+            self.close()
+            raise
+        return self.info
+
+    @property
+    def running(self):
+        """Whether a process is attached (started here, or inherited through fork)."""
+        return self._proc is not None
+
+    def owned(self):
+        """Whether this process started the engine (a forked worker must start its own)."""
+        return self._proc is not None and self._pid == os.getpid()
+
+    def decide(self, states):
+        """Decisions about ``states`` (one request: a batch when there are several)."""
+        self.start()
+        n = states[0].n
+        if not self.info.supports(n):
+            raise EngineError(f"the engine does not play {n}x{n} boards (it plays {self.info.sizes_text()})",
+                              engine=self.label)
+        self._next_id += 1
+        rid = self._next_id
+        request = {"type": "decide", "id": rid, "puzzle": PUZZLE}
+        if len(states) == 1:
+            request["state"] = states[0].compact()
+        else:
+            request["states"] = [s.compact() for s in states]
+        t0 = time.perf_counter()
+        line = self._round_trip(request)
+        self.latency.add(time.perf_counter() - t0, len(states))
+        return parse_answer(line, states, engine=self.label, request=_dump(request), rid=rid)
+
+    # --- the pipe ---------------------------------------------------------------------
+    def _round_trip(self, obj, seconds=None):
+        text = _dump(obj)
+        self._limit = self.timeout if seconds is None else seconds
+        deadline = time.monotonic() + self._limit
+        self._write(text.encode() + b"\n", deadline, text)
+        return self._read_line(deadline, text)
+
+    def _crashed(self, request, what):
+        code = self._proc.poll()
+        if code is None:
+            try:
+                code = self._proc.wait(0.2)
+            except subprocess.TimeoutExpired:
+                code = None
+        tail = self._stderr_tail()
+        status = "exited" if code is None else f"exited with status {code}"
+        if code is not None and code < 0:
+            status = f"was killed by signal {-code}"
+        reason = f"the engine {status} {what}" + (f" (its stderr: {tail})" if tail else "")
+        self.close(polite=False)
+        raise EngineError(reason, engine=self.label, request=request)
+
+    def _write(self, data, deadline, request):
+        fd = self._proc.stdin.fileno()
+        os.set_blocking(fd, False)
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_WRITE)
+            while data:
+                left = deadline - time.monotonic()
+                if left <= 0 or not sel.select(left):
+                    self._timed_out(request, "reading the request")
+                try:
+                    sent = os.write(fd, data)
+                except BrokenPipeError:
+                    self._crashed(request, "before reading the request")
+                except BlockingIOError:
+                    continue
+                data = data[sent:]
+
+    def _read_line(self, deadline, request):
+        fd = self._proc.stdout.fileno()
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while b"\n" not in self._buf:
+                left = deadline - time.monotonic()
+                if left <= 0 or not sel.select(left):
+                    self._timed_out(request, "answering")
+                try:
+                    chunk = os.read(fd, 1 << 16)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    if self._buf.strip():
+                        line, self._buf = self._buf, b""
+                        raise EngineError("the engine exited in the middle of its answer", engine=self.label,
+                                          request=request, answer=_text(line))
+                    self._crashed(request, "instead of answering")
+                self._buf += chunk
+                if len(self._buf) > 64 << 20:
+                    raise EngineError("an answer longer than 64 MiB without a line end", engine=self.label,
+                                      request=request, answer=_text(self._buf[:200]))
+        line, _, self._buf = self._buf.partition(b"\n")
+        return _text(line)
+
+    def _timed_out(self, request, what):
+        self.close(polite=False)
+        raise EngineError(f"no answer within {self._limit:g} s ({what}): the engine hangs or is too slow "
+                          "(--engine-timeout SECONDS gives it more)", engine=self.label, request=request)
+
+    def _stderr_tail(self):
+        if self._stderr is None:
+            return ""
+        try:
+            self._stderr.seek(0, os.SEEK_END)
+            size = self._stderr.tell()
+            self._stderr.seek(max(0, size - 400))
+            lines = self._stderr.read().decode("utf-8", "replace").strip().splitlines()
+        except OSError:
+            return ""
+        return lines[-1][:200] if lines else ""
+
+    # --- shutdown ---------------------------------------------------------------------
+    def close(self, polite=True):
+        """Say ``quit``, close the pipe and wait :data:`QUIT_SECONDS` for the engine to exit, then kill it.
+
+        In a forked child that did not start the engine, only drop the inherited handles.
+        """
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        mine = self._pid == os.getpid()
+        try:
+            if mine and polite and proc.poll() is None:
+                try:
+                    os.set_blocking(proc.stdin.fileno(), True)
+                    proc.stdin.write(b'{"type": "quit"}\n')
+                except OSError:
+                    pass
+            for stream in (proc.stdin, proc.stdout):
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+            if mine:
+                try:
+                    proc.wait(QUIT_SECONDS if polite else 0.05)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+        finally:
+            if self._stderr is not None:
+                self._stderr.close()
+                self._stderr = None
+            self._buf = b""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _dump(obj):
+    return json.dumps(obj, separators=(",", ":"))
+
+
+def _text(raw):
+    return raw.decode("utf-8", "replace").rstrip("\r")

@@ -1,0 +1,246 @@
+"""The rule-engine protocol's messages: JSON lines, built and checked (``docs/engine-protocol.md``).
+
+One JSON object per line, each way. The verifier says ``hello``, the engine
+answers ``hello`` (its name, version, the board sizes it supports and
+whether it takes batches); then each ``decide`` request (one ``state``, or a
+``states`` list for an engine that takes batches) gets one answer: the moves
+it ``allowed``, the ``forced`` move if a rule forced one, and per ``closed``
+move the engine's reasons (a rule name and cells). ``quit`` ends the session.
+Unknown fields are ignored both ways; the ``protocol`` number changes only
+when a message changes meaning.
+
+Everything an engine sends is checked here, and any fault is an
+:class:`~labyrinth.errors.EngineError` naming the engine, the request and the
+answer: an answer that is not JSON, lacks a field, names a move that is not a
+free neighbour of the head (off the board, onto the line), or a cell off the
+board. A well-formed answer becomes a :class:`~labyrinth.rules.Decision`, the
+same object a built-in rule set gives, so every audit reads it unchanged.
+"""
+
+import dataclasses
+import json
+
+from labyrinth.errors import EngineError
+from labyrinth.rules.base import DISABLE, FORCE, Decision, Effect
+
+__all__ = [
+    "PROTOCOL",
+    "PUZZLE",
+    "EngineInfo",
+    "decision_to_json",
+    "hello_request",
+    "parse_answer",
+    "parse_hello",
+]
+
+#: the protocol version this verifier speaks
+PROTOCOL = 1
+#: the puzzle this package's engines decide (other puzzles may follow under other names)
+PUZZLE = "labyrinth"
+_MOVES = "UDLR"
+
+
+@dataclasses.dataclass(frozen=True)
+class EngineInfo:
+    """What an engine said in its handshake: name, version, sizes (None: every size), batching."""
+
+    name: str
+    version: str = ""
+    sizes: object = None  # None (all), a frozenset of sizes, or (min, max)
+    batch: bool = False
+    puzzles: tuple = (PUZZLE,)
+
+    def supports(self, n):
+        """Whether the engine said it plays ``n`` x ``n`` boards."""
+        if self.sizes is None:
+            return True
+        if isinstance(self.sizes, tuple):
+            return self.sizes[0] <= n <= self.sizes[1]
+        return n in self.sizes
+
+    def sizes_text(self):
+        if self.sizes is None:
+            return "every size"
+        if isinstance(self.sizes, tuple):
+            return f"{self.sizes[0]}..{self.sizes[1]}"
+        return ", ".join(str(n) for n in sorted(self.sizes))
+
+
+def hello_request(client):
+    """The verifier's first line."""
+    return {"type": "hello", "protocol": PROTOCOL, "client": client, "puzzles": [PUZZLE]}
+
+
+def _fail(reason, engine, request, answer):
+    raise EngineError(reason, engine=engine, request=request, answer=answer)
+
+
+def parse_hello(line, *, engine, request):
+    """Read the engine's handshake line into an :class:`EngineInfo` (an :class:`EngineError` if malformed)."""
+    obj = _object(line, engine, request)
+    if obj.get("type") != "hello":
+        _fail("the engine's first line must be its hello", engine, request, line)
+    version = obj.get("protocol")
+    if not isinstance(version, int) or isinstance(version, bool):
+        _fail("hello without an integer 'protocol'", engine, request, line)
+    if version != PROTOCOL:
+        _fail(f"the engine speaks protocol {version}, this verifier {PROTOCOL}", engine, request, line)
+    name = obj.get("engine")
+    if not isinstance(name, str) or not name.strip() or len(name) > 100:
+        _fail("hello without an 'engine' name (a string of 1 to 100 characters)", engine, request, line)
+    puzzles = obj.get("puzzles", [PUZZLE])
+    if not isinstance(puzzles, list) or PUZZLE not in puzzles:
+        _fail(f"the engine does not play the {PUZZLE} (its 'puzzles': {puzzles!r})", engine, request, line)
+    sizes = _sizes(obj.get("sizes", "all"), name, request, line)
+    batch = obj.get("batch", False)
+    if not isinstance(batch, bool):
+        _fail("'batch' must be true or false", name, request, line)
+    version_text = obj.get("version", "")
+    return EngineInfo(name.strip(), str(version_text), sizes, batch, tuple(p for p in puzzles if isinstance(p, str)))
+
+
+def _sizes(value, engine, request, line):
+    if value == "all" or value is None:
+        return None
+    if isinstance(value, dict):
+        lo, hi = value.get("min", 3), value.get("max", 10 ** 9)
+        if _int(lo) and _int(hi) and lo <= hi:
+            return (lo, hi)
+    elif isinstance(value, list) and value and all(_int(v) for v in value):
+        return frozenset(value)
+    _fail("'sizes' must be \"all\", a list of sizes or {\"min\": N, \"max\": M}", engine, request, line)
+
+
+def _int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _object(line, engine, request):
+    try:
+        obj = json.loads(line)
+    except (ValueError, UnicodeDecodeError):
+        _fail("the answer is not JSON", engine, request, line)
+    if not isinstance(obj, dict):
+        _fail("the answer is not a JSON object", engine, request, line)
+    return obj
+
+
+def parse_answer(line, states, *, engine, request, rid):
+    """Read the answer to request ``rid`` about ``states`` (a list; more than one: a batch) into Decisions."""
+    obj = _object(line, engine, request)
+    if obj.get("type") == "error":
+        _fail(f"the engine reported an error: {str(obj.get('message', ''))[:200]}", engine, request, line)
+    if obj.get("id") != rid:
+        _fail(f"the answer's id is {obj.get('id')!r}, the request's {rid}", engine, request, line)
+    if len(states) == 1 and "answers" not in obj:
+        items = [obj]
+    else:
+        items = obj.get("answers")
+        if not isinstance(items, list) or len(items) != len(states):
+            _fail(f"a batch of {len(states)} states needs 'answers', a list of {len(states)}", engine, request,
+                  line)
+    return [_decision(item, state, engine, request, line) for item, state in zip(items, states)]
+
+
+def _decision(item, state, engine, request, line):
+    here = state.compact()
+    if not isinstance(item, dict):
+        _fail(f"the answer about {here} is not an object", engine, request, line)
+    echoed = item.get("state")
+    if echoed is not None and echoed != here:
+        _fail(f"the answer about {here} names the state {echoed!r}", engine, request, line)
+    allowed = item.get("allowed")
+    if not isinstance(allowed, str):
+        _fail(f"the answer about {here} has no 'allowed' string of moves", engine, request, line)
+    free = state.open_moves()
+    seen = set()
+    for m in allowed:
+        _free_move(m, state, free, f"allowed move {m!r}", engine, request, line)
+        if m in seen:
+            _fail(f"allowed move {m!r} at {here} is listed twice", engine, request, line)
+        seen.add(m)
+    forced = tuple(_reason(r, state, free, FORCE, engine, request, line, need_move=True)
+                   for r in _listed(item.get("forced")))
+    wanted = {e.move for e in forced}
+    if forced and (len(wanted) > 1 and allowed or allowed and allowed not in wanted):
+        _fail(f"at {here} the engine forced {''.join(sorted(wanted))} but allowed {allowed!r}", engine, request,
+              line)
+    closed = item.get("closed", {})
+    if closed is None:
+        closed = {}
+    if not isinstance(closed, dict):
+        _fail(f"'closed' at {here} must map moves to reasons", engine, request, line)
+    disabled = {}
+    for m, reasons in closed.items():
+        _free_move(m, state, free, f"closed move {m!r}", engine, request, line)
+        if m in seen:
+            _fail(f"move {m!r} at {here} is both allowed and closed", engine, request, line)
+        effects = []
+        for r in _listed(reasons):
+            e = _reason(r, state, free, DISABLE, engine, request, line, move=m)
+            for f in forced:  # a move the force excluded: the force's own effect, as a built-in set keeps it
+                if f.rule == e.rule and f.cells == e.cells:
+                    e = f
+                    break
+            effects.append(e)
+        disabled[m] = tuple(effects)
+    open_moves = "".join(m for m in _MOVES if m in seen)
+    return Decision(open_moves, disabled, forced)
+
+
+def _listed(value):
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def _free_move(m, state, free, what, engine, request, line):
+    if m in free:
+        return
+    here = state.compact()
+    if not isinstance(m, str) or len(m) != 1 or m not in _MOVES:
+        _fail(f"{what} at {here} is not one of U, D, L, R", engine, request, line)
+    if state.at_end():
+        _fail(f"{what} at {here}: the line has reached the end corner", engine, request, line)
+    target = state.board.step(state.head, m)
+    if target < 0:
+        _fail(f"{what} at {here} leaves the board", engine, request, line)
+    _fail(f"{what} at {here} steps onto the line at {state.board.xy(target)}", engine, request, line)
+
+
+def _reason(r, state, free, kind, engine, request, line, need_move=False, move=""):
+    here = state.compact()
+    if isinstance(r, str):
+        r = {"rule": r}
+    if not isinstance(r, dict):
+        _fail(f"a reason at {here} must be an object with 'rule' and 'cells'", engine, request, line)
+    rule = r.get("rule", engine)
+    if not isinstance(rule, str) or not rule or len(rule) > 100:
+        _fail(f"a reason's 'rule' at {here} must be a name of 1 to 100 characters", engine, request, line)
+    if need_move:
+        move = r.get("move", "")
+        _free_move(move, state, free, f"forced move {move!r}", engine, request, line)
+    cells = []
+    board = state.board
+    raw = r.get("cells", [])
+    if not isinstance(raw, list):
+        _fail(f"'cells' of rule {rule!r} at {here} must be a list of [x, y]", engine, request, line)
+    for c in raw:
+        if not (isinstance(c, list) and len(c) == 2 and all(_int(v) for v in c) and board.on_board(*c)):
+            _fail(f"cell {c!r} of rule {rule!r} at {here} is not an [x, y] on the {board.n}x{board.n} board",
+                  engine, request, line)
+        cells.append(board.cell(*c))
+    return Effect(rule, kind, move, tuple(cells))
+
+
+def decision_to_json(state, decision):
+    """The answer an engine gives about ``state`` for a :class:`~labyrinth.rules.Decision` (``labyrinth engine``)."""
+    board = state.board
+    out = {"allowed": decision.open}
+    if decision.forced:
+        out["forced"] = [{"move": e.move, "rule": e.rule, "cells": [list(board.xy(c)) for c in e.cells]}
+                         for e in decision.forced]
+    if decision.disabled:
+        out["closed"] = {m: [{"rule": e.rule, "cells": [list(board.xy(c)) for c in e.cells]} for e in effects]
+                         for m, effects in decision.disabled.items()}
+    return out

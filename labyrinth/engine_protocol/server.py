@@ -1,0 +1,117 @@
+"""Serve a rule set over the engine protocol: ``labyrinth engine --rules X`` reads stdin, answers on stdout.
+
+The other end of :mod:`labyrinth.engine_protocol.client`, for this package's
+own rule sets: it makes the whole path testable end to end (auditing
+``labyrinth engine --rules X`` must give exactly the findings of ``--rules X``),
+and it is a reference for writing an engine. Reasons are computed only
+where the rule set closes a move (the explained path is slower than the
+compiled one), exactly as an in-process audit asks for them.
+"""
+
+import json
+
+from labyrinth.engine_protocol.messages import PROTOCOL, PUZZLE, decision_to_json
+from labyrinth.errors import LabyrinthError
+
+__all__ = ["StateCache", "answer", "serve"]
+
+
+def serve(rules, lines, write, *, name=None, version=""):
+    """Answer the protocol's requests read from ``lines`` through ``write(text)``, until ``quit`` or the end.
+
+    Returns the number of requests answered. A bad request gets an ``error``
+    answer and the session goes on.
+    """
+    answered = 0
+    cache = StateCache()
+    for raw in lines:
+        line = raw.strip()
+        if not line:
+            continue
+        try:
+            request = json.loads(line)
+        except ValueError:
+            write(_dump({"type": "error", "id": None, "message": "the request is not JSON"}))
+            continue
+        if not isinstance(request, dict):
+            write(_dump({"type": "error", "id": None, "message": "the request is not a JSON object"}))
+            continue
+        kind = request.get("type")
+        if kind == "quit":
+            break
+        if kind == "hello":
+            write(_dump({"type": "hello", "protocol": PROTOCOL, "engine": name or f"labyrinth-{rules.name}",
+                         "version": version, "puzzles": [PUZZLE], "sizes": "all", "batch": True}))
+            continue
+        write(_dump(answer(rules, request, cache)))
+        answered += 1
+    return answered
+
+
+class StateCache:
+    """Recently asked states by their text: a walk's next state is the last one plus a move (no replay).
+
+    >>> cache = StateCache()
+    >>> cache.get("5:RR").compact(), cache.get("5:RRD").head
+    ('5:RR', 7)
+    """
+
+    def __init__(self, size=256):
+        import collections
+
+        self.size = size
+        self.states = collections.OrderedDict()
+
+    def get(self, text):
+        """The state ``text`` names (``N:MOVES``); a :class:`~labyrinth.errors.LabyrinthError` if it is bad."""
+        from labyrinth.engine import parse_state
+
+        state = self.states.get(text)
+        if state is None:
+            parent = self.states.get(text[:-1])
+            if parent is not None and text[-1:] in parent.open_moves():
+                state = parent.after(text[-1])
+            else:
+                state = parse_state(text)
+            self.states[text] = state
+            if len(self.states) > self.size:
+                self.states.popitem(last=False)
+        return state
+
+
+def answer(rules, request, cache=None):
+    """The answer object to one ``decide`` request (an ``error`` object for a bad one)."""
+    cache = StateCache() if cache is None else cache
+    rid = request.get("id")
+    if request.get("type") != "decide":
+        return {"type": "error", "id": rid, "message": f"unknown request type {request.get('type')!r}"}
+    if request.get("puzzle", PUZZLE) != PUZZLE:
+        return {"type": "error", "id": rid, "message": f"this engine plays only the {PUZZLE}"}
+    batch = "states" in request
+    texts = request.get("states") if batch else [request.get("state")]
+    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+        return {"type": "error", "id": rid, "message": "'state' must be N:MOVES ('states' a list of them)"}
+    items = []
+    for text in texts:
+        try:
+            state = cache.get(text)
+        except LabyrinthError as err:
+            return {"type": "error", "id": rid, "message": str(err)}
+        items.append(_one(rules, state))
+    if batch:
+        return {"type": "decision", "id": rid, "answers": items}
+    return {"type": "decision", "id": rid} | items[0]
+
+
+def _one(rules, state):
+    from labyrinth.rules.base import Decision
+
+    allowed = rules.open_moves(state)
+    if allowed == state.open_moves() or not hasattr(rules, "decide"):
+        return decision_to_json(state, Decision(allowed, {}, ()))
+    decision = rules.decide(state)
+    return decision_to_json(state, Decision(allowed, decision.disabled, decision.forced))
+
+
+def _dump(obj):
+    return json.dumps(obj, separators=(",", ":"))
