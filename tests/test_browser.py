@@ -178,7 +178,8 @@ def test_report_page_renders_offline(browser, store_db, tmp_path, shots):  # noq
     context = browser.new_context(viewport={"width": 1280, "height": 1900}, offline=True)
     pg = context.new_page()
     pg.goto(out.as_uri())
-    assert pg.locator("section").count() == 8
+    assert pg.locator("section").count() == 9
+    assert pg.inner_text("#explained h2").startswith("Why the missed-dead states are dead")  # grouped by argument
     assert pg.locator("figure svg").count() == 3
     assert pg.locator(".gallery .card").count() >= 1
     pg.screenshot(path=str(shots / "report.png"))
