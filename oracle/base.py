@@ -57,7 +57,7 @@ def check_witness(state, witness):
     if witness is None:
         return False
     board = state.board
-    moves = board.split(witness)
+    moves = witness if board.separator == "" else board.split(witness)  # one letter a move: the string itself
     if len(moves) != state.free_count:
         return False
     taken, targets = state.taken, board.targets

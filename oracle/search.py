@@ -181,8 +181,7 @@ class SearchOracle(Oracle):
         work = {"nodes": int(counters[0]), "backtracks": int(counters[1])}
         witness = None
         if status == _kernel.FOUND:
-            cells = path[base: int(frame[0]) + 1]
-            witness = "".join(board.move_between(int(a), int(b)) for a, b in zip(cells, cells[1:]))
+            witness = board.spell(path[base: int(frame[0]) + 1])
         return status, witness, work
 
 

@@ -138,7 +138,10 @@ class MoveGraph:
 
     def spell(self, cells):
         """The moves along consecutive ``cells`` as one string, joined by :attr:`separator`."""
-        return self.separator.join(self.move_between(int(a), int(b)) for a, b in zip(cells, cells[1:]))
+        if hasattr(cells, "tolist"):  # numpy cells: plain ints once, not per step
+            cells = cells.tolist()
+        between = self.move_between
+        return self.separator.join(between(a, b) for a, b in zip(cells, cells[1:]))
 
     def split(self, moves):
         """Move names of a path string (the inverse of joining them with :attr:`separator`)."""
