@@ -117,16 +117,20 @@ class AutoOracle(Oracle):
         return self._cpsat
 
     def _remember(self, state, witness, question):
-        cells = state.path + tuple(state.board.replay(state.head, witness))
-        self._line = (question, cells)
+        board = state.board
+        cells = state.path + tuple(board.replay(state.head, witness))
+        # the witness's moves: a longer prefix of the line reuses a slice of them, unspelled
+        self._line = (question, cells, len(state.path), board.split(witness))
 
     def _reuse(self, state, question):
         if self._line is None or self._line[0] != question:
             return None
-        line = self._line[1]
+        _, line, base, moves = self._line
         k = len(state.path)
         if line[:k] != state.path:
             return None
+        if k >= base:
+            return state.board.separator.join(moves[k - base:])
         return state.board.spell(line[k - 1:])
 
     def close(self):
