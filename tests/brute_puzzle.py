@@ -143,3 +143,33 @@ try:
     _dfs_count = njit(cache=False)(_dfs_count_py)
 except ImportError:  # pragma: no cover
     _dfs_count = _dfs_count_py
+
+
+def all_paths(graph, starts=None, closed=False):
+    """Every directed Hamiltonian path of ``graph`` from ``starts`` (default: every cell), by plain
+    depth-first search; ``closed``: only those whose last cell is one move from the first."""
+    nbrs = [graph.neighbours_of(c) for c in range(graph.size)]
+    out = []
+
+    def extend(path, seen):
+        if len(path) == graph.size:
+            if not closed or path[0] in nbrs[path[-1]]:
+                out.append(tuple(path))
+            return
+        for u in nbrs[path[-1]]:
+            if u not in seen:
+                seen.add(u)
+                path.append(u)
+                extend(path, seen)
+                path.pop()
+                seen.discard(u)
+
+    for s in range(graph.size) if starts is None else starts:
+        extend([s], {s})
+    return out
+
+
+def path_classes(graph, paths):
+    """The number of classes of ``paths`` under the board's symmetries and reversal (canonical forms)."""
+    perms = [tuple(int(v) for v in p) for p in graph.symmetries()]
+    return len({min(min(tuple(p[c] for c in t), tuple(p[c] for c in reversed(t))) for p in perms) for t in paths})

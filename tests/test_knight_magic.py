@@ -6,6 +6,7 @@ classes (16 figures) and the document's figure 2.
 """
 
 import pytest
+from brute_puzzle import all_paths
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -111,25 +112,7 @@ def test_checker_rejects_bad_numberings():
 
 def _brute_tours(graph, closed):
     """Every directed Hamiltonian path (closed: whose ends are a knight's move apart), by plain DFS."""
-    nbrs = [graph.neighbours_of(c) for c in range(graph.size)]
-    out = []
-
-    def extend(path, seen):
-        if len(path) == graph.size:
-            if not closed or path[0] in nbrs[path[-1]]:
-                out.append(tuple(path))
-            return
-        for u in nbrs[path[-1]]:
-            if u not in seen:
-                seen.add(u)
-                path.append(u)
-                extend(path, seen)
-                path.pop()
-                seen.discard(u)
-
-    for s in range(graph.size):
-        extend([s], {s})
-    return out
+    return all_paths(graph, closed=closed)
 
 
 def _kernel_tours(graph, **kw):

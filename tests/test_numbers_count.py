@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from brute_puzzle import count_paths
+from brute_puzzle import all_paths, count_paths, path_classes
 from conftest import check_golden
 
 import labyrinth.cli as cli
@@ -27,32 +27,11 @@ def five():
 
 def _all_paths(n):
     """Every directed Hamiltonian path of the n x n board, by plain depth-first search."""
-    g = numbers_graph(n)
-    nbrs = [g.neighbours_of(c) for c in range(g.size)]
-    out = []
-
-    def extend(path, seen):
-        if len(path) == g.size:
-            out.append(tuple(path))
-            return
-        for u in nbrs[path[-1]]:
-            if u not in seen:
-                seen.add(u)
-                path.append(u)
-                extend(path, seen)
-                path.pop()
-                seen.discard(u)
-
-    for s in range(g.size):
-        extend([s], {s})
-    return out
+    return all_paths(numbers_graph(n))
 
 
 def _brute_classes(n):
-    g = numbers_graph(n)
-    perms = [tuple(int(v) for v in p) for p in g.symmetries()]
-    return len({min(min(tuple(p[c] for c in path), tuple(p[c] for c in reversed(path))) for p in perms)
-                for path in _all_paths(n)})
+    return path_classes(numbers_graph(n), _all_paths(n))
 
 
 # --- the counts ------------------------------------------------------------------------------------------------
