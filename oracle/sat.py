@@ -83,7 +83,7 @@ class _Session:
         except (AttributeError, NotImplementedError, TypeError):
             return 0
 
-    def run(self, assumptions, deadline, work, required=None):
+    def run(self, assumptions, deadline, work, required=None, max_conflicts=None):
         """The lazy loop: solve, cut the model's subtours (or splice them in), repeat.
 
         Parameters
@@ -97,6 +97,9 @@ class _Session:
             For facts queries: the cells a witness must visit; a model's path
             covering them is accepted whatever its subtours (they only hold
             optional cells, which may be skipped). None: every visited cell.
+        max_conflicts : int, optional
+            A conflict budget for the whole loop: past it the answer is None,
+            as for the deadline, but the same on every machine.
 
         Returns
         -------
@@ -109,7 +112,8 @@ class _Session:
         c0 = self.conflicts()
         try:
             while True:
-                status = self._solve(assumptions, deadline, work)
+                budget = None if max_conflicts is None else max_conflicts - (self.conflicts() - c0)
+                status = self._solve(assumptions, deadline, work, budget)
                 if status is None:
                     return None, None, None
                 if not status:
@@ -167,10 +171,17 @@ class _Session:
             work["cuts"] += len(clauses)
             work[kind] += 1
 
-    def _solve(self, assumptions, deadline, work):
-        """One SAT call (True/False), or None if ``deadline`` passed first."""
+    def _solve(self, assumptions, deadline, work, budget=None):
+        """One SAT call (True/False), or None if ``deadline`` passed or the conflict ``budget`` ran out first."""
         work["sat_calls"] += 1
         s = self.solver
+        if budget is not None:
+            if budget <= 0:
+                return None
+            if deadline is None or self.interruptible:
+                s.conf_budget(budget)
+                if deadline is None:
+                    return s.solve_limited(assumptions=assumptions)
         if deadline is None:
             return s.solve(assumptions=assumptions)
         if time.perf_counter() >= deadline:
@@ -184,14 +195,20 @@ class _Session:
                 timer.cancel()
                 timer.join()
                 s.clear_interrupt()
-        budget = _FIRST_SLICE
+        cap, budget = budget, _FIRST_SLICE
         while True:
             t0, c0 = time.perf_counter(), self.conflicts()
+            if cap is not None:
+                budget = min(budget, cap)
             s.conf_budget(budget)
             status = s.solve_limited(assumptions=assumptions)
             if status is not None:
                 return status
             now = time.perf_counter()
+            if cap is not None:
+                cap -= self.conflicts() - c0
+                if cap <= 0:
+                    return None
             if now >= deadline:
                 return None
             spent, done = now - t0, self.conflicts() - c0
@@ -286,7 +303,7 @@ class SatOracle(Oracle):
             return status, None, work
         return True, state.board.spell(path), work
 
-    def decide_facts(self, n, head, end, status, *, time_limit=None, never_last=()):
+    def decide_facts(self, n, head, end, status, *, time_limit=None, never_last=(), max_conflicts=None):
         """Decide a facts query; an infeasible one comes with a core expressed as facts.
 
         Parameters
@@ -306,6 +323,9 @@ class SatOracle(Oracle):
             Seconds for this query; defaults to the oracle's ``time_limit``.
         never_last : iterable of int
             With ``end`` None: cells where the path may not end.
+        max_conflicts : int, optional
+            A conflict budget (the same on every machine, unlike a time
+            limit); past it the answer is None, as for a timeout.
 
         Returns
         -------
@@ -326,7 +346,7 @@ class SatOracle(Oracle):
         work = _new_work()
         lits = sess.enc.facts_assumptions(head, end, status, never_last)
         required = {sess.enc.key(lit)[1] for lit in lits if lit > 0 and sess.enc.key(lit)[0] == "visit"}
-        feasible, path, core = sess.run(lits, deadline, work, required)
+        feasible, path, core = sess.run(lits, deadline, work, required, max_conflicts)
         if feasible is None:
             return None, None, None
         if not feasible:

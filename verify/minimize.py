@@ -15,7 +15,10 @@ Soundness comes by construction: any state whose cells agree with the facts
 The search is the SAT backend's facts queries (:meth:`oracle.sat.SatOracle.decide_facts`):
 a core of the solver's assumptions, then deletion (MUS by deletion, keeping
 the core of every infeasible trial, as CPMpy and Marques-Silva's surveys do)
-far facts first, so what stays is close to the head.
+far facts first, so what stays is close to the head. A query that outruns a
+conflict budget goes to the CP-SAT circuit model (:mod:`oracle.cpsat_facts`):
+the dead states that need a search (a refutation by parity over a wide area)
+are hard for clause learning and easier for the circuit propagator.
 
 The solver works on the board with a margin of optional cells around it (the
 border facts live there). Space beyond the margin could only matter to a path
@@ -33,6 +36,7 @@ from labyrinth.engine.board import MOVES, Board
 from labyrinth.engine.state import State
 from labyrinth.errors import LabyrinthError, TimeLimitError
 from labyrinth.rules.frame import RIGHT, STRAIGHT
+from oracle import cpsat_facts
 from oracle.sat_encode import REQUIRED, TAKEN
 
 __all__ = ["LEGEND", "Pattern", "PatternError", "PatternTimeout", "matches", "minimal_pattern", "verify_pattern"]
@@ -41,6 +45,9 @@ __all__ = ["LEGEND", "Pattern", "PatternError", "PatternTimeout", "matches", "mi
 LEGEND = "(^ head moving up, # taken, B border, . must be visited, E the end, ? either)"
 
 _MARGIN = 2
+#: conflicts a facts query may spend in the SAT engine before the CP-SAT circuit model takes it over
+#: (a budget, not a time slice, so that the pattern found is the same on every machine)
+SAT_CONFLICTS = 20_000
 _KINDS = ("taken", "border", "visit", "end")
 _DRAW = {"taken": "#", "border": "B", "visit": ".", "end": "E"}
 
@@ -210,11 +217,14 @@ class _Domain:
     def cell(self, x, y):
         return (y + self.oy) * self.size + (x + self.ox)
 
-    def query(self, sat, head, facts, end, deadline):
+    def query(self, sat, head, facts, end, deadline, core=True):
         """(feasible, kept facts from the core, kept end flag, path) of ``facts`` (+ the ``end`` cell).
 
         An infeasible query keeps its core's facts; a feasible one returns its
         path (domain cells), a certificate that these facts allow a completion.
+        The SAT engine answers first, within :data:`SAT_CONFLICTS`; past them the
+        CP-SAT circuit model (:mod:`oracle.cpsat_facts`) does, with a core only
+        if ``core`` (otherwise an infeasible answer keeps every fact).
         """
         status = {}
         back = {}
@@ -226,13 +236,20 @@ class _Domain:
             raise PatternTimeout("the SAT solver ran out of time minimising the pattern")
         limit = None if deadline is None else max(0.01, deadline - time.perf_counter())
         end_cell = None if end is None else self.cell(*end)
-        feasible, core, path = sat.decide_facts(self.size, self.cell(*head), end_cell, status, time_limit=limit)
+        feasible, found, path = sat.decide_facts(self.size, self.cell(*head), end_cell, status, time_limit=limit,
+                                                 max_conflicts=SAT_CONFLICTS)
         if feasible is None:
-            raise PatternTimeout("the SAT solver ran out of time minimising the pattern")
+            # past the budget: the circuit model, as exact (refutations by parity over a wide area are
+            # hard for clause learning); a core only where asked (assumptions slow CP-SAT's presolve)
+            limit = None if deadline is None else deadline - time.perf_counter()
+            feasible, found, path = cpsat_facts.decide_facts(self.size, self.cell(*head), end_cell, status,
+                                                             time_limit=limit, core=core)
+        if feasible is None:
+            raise PatternTimeout("the solvers ran out of time minimising the pattern")
         if feasible:
             return True, None, None, path
-        kept = {back[c]: facts[back[c]] for c, _ in core.facts if c in back}
-        return False, kept, bool(core.last) and end is not None, None
+        kept = {back[c]: facts[back[c]] for c, _ in found.facts if c in back}
+        return False, kept, bool(found.last) and end is not None, None
 
     def certifies(self, path, head, facts, end):
         """Does ``path`` (domain cells) satisfy ``facts`` and the ``end`` cell? Checked without the solver."""
@@ -318,7 +335,7 @@ def _delete(dom, sat, head, end, facts, has_end, deadline):
     certificates = {}
     order = sorted(facts, key=lambda xy: (-(abs(xy[0] - head[0]) + abs(xy[1] - head[1])), xy))
     if has_end:
-        feasible, kept, _, path = dom.query(sat, head, facts, None, deadline)
+        feasible, kept, _, path = dom.query(sat, head, facts, None, deadline, core=False)
         if feasible:
             certificates["end"] = path
         else:
@@ -327,7 +344,7 @@ def _delete(dom, sat, head, end, facts, has_end, deadline):
         if xy not in facts:
             continue
         trial = {k: v for k, v in facts.items() if k != xy}
-        feasible, kept, kept_end, path = dom.query(sat, head, trial, end if has_end else None, deadline)
+        feasible, kept, kept_end, path = dom.query(sat, head, trial, end if has_end else None, deadline, core=False)
         if feasible:
             certificates[xy] = path
         else:
@@ -342,14 +359,14 @@ def _reverify(dom, sat, head, end, facts, has_end, certificates, deadline):
     path satisfying all the others, checked cell by cell without the solver
     (the deletion's certificate, or a new query when there is none).
     """
-    sound = not dom.query(sat, head, facts, end if has_end else None, deadline)[0]
+    sound = not dom.query(sat, head, facts, end if has_end else None, deadline, core=False)[0]
     trials = [(xy, {k: v for k, v in facts.items() if k != xy}, end if has_end else None) for xy in facts]
     if has_end:
         trials.append(("end", facts, None))
     for key, trial, trial_end in trials:
         path = certificates.get(key)
         if path is None or not dom.certifies(path, head, trial, trial_end):
-            feasible, _, _, path = dom.query(sat, head, trial, trial_end, deadline)
+            feasible, _, _, path = dom.query(sat, head, trial, trial_end, deadline, core=False)
             if not feasible or not dom.certifies(path, head, trial, trial_end):
                 return sound, False
     return sound, True
@@ -378,13 +395,13 @@ def verify_pattern(pattern, sat=None, *, plane=False, deadline=None):
     sat = sat or SatOracle()
     try:
         dom, head, facts, end = _layout(pattern, plane)
-        infeasible = not dom.query(sat, head, facts, end, deadline)[0]
+        infeasible = not dom.query(sat, head, facts, end, deadline, core=False)[0]
         minimal = True
         trials = [({k: v for k, v in facts.items() if k != xy}, end) for xy in facts]
         if end is not None:
             trials.append((facts, None))
         for trial, trial_end in trials:
-            if not dom.query(sat, head, trial, trial_end, deadline)[0]:
+            if not dom.query(sat, head, trial, trial_end, deadline, core=False)[0]:
                 minimal = False
                 break
         return infeasible, minimal
