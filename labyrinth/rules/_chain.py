@@ -34,10 +34,10 @@ MARK, CUTS, SUMS = 9, 10, 11
 ROWS = 12
 #: in ``scratch[SUMS, 0]``: the move mask is known (a chain read off a block search knows no move)
 KNOWN = 16
-#: ``info`` columns of :func:`parts`: cells, colour sum, holds ``c``, holds the end, part (root label),
-#: cells flooded by the label (its queue in ``scratch[label]``)
-CELLS, SUM, HAS_C, HAS_END, ROOT, TAIL = 0, 1, 2, 3, 4, 5
-
+#: ``info`` columns of :func:`parts` per label: cells, colour sum, holds ``c``, holds the end, part (root
+#: label), queue head and tail (its queue in ``scratch[label]``), seed; then the whole part's four counts
+CELLS, SUM, HAS_C, HAS_END, ROOT, HEAD, TAIL, SEED, WHOLE = 0, 1, 2, 3, 4, 5, 6, 7, 8
+INFO = 12
 
 @njit(cache=True)
 def chain_reset(scratch):
@@ -48,65 +48,56 @@ def chain_reset(scratch):
 
 
 @njit(inline="always")
-def _find(root, k):
-    while root[k] != k:
-        k = root[k]
+def _find(info, k):
+    while info[k, ROOT] != k:
+        k = info[k, ROOT]
     return k
 
 
 @njit(cache=True)
-def parts(nb, colour, taken, seeds, ns, c, end, scratch, info):
-    """Flood the parts of the free cells holding the ``seeds``, in turns, until at most one is unfinished.
+def parts(nb, colour, taken, ns, c, end, scratch, info):
+    """Flood the parts of the free cells holding the seeds ``info[:ns, SEED]``, in turns, until at most one is unfinished.
 
-    Part ``j``'s label is ``j`` (a seed already reached starts none); floods that
-    meet merge (union-find on the labels). Each turn grows every unfinished
-    part by one cell, so the work is about the number of parts times the
-    second-largest part, not the whole board. Fills ``info[j]`` for each label
-    j: CELLS, SUM, HAS_C, HAS_END over the cells it reached and ROOT (its
-    part's label). Returns the label of the one unfinished part, or -1 if all
-    finished; its counts are partial (the caller completes them by
-    subtraction). Leaves the flooded cells marked in ``scratch[MARK]`` (label + 1):
-    read them, then call :func:`unmark`.
+    Label ``j`` floods from seed j (a seed already reached starts none);
+    floods that meet merge (union-find on the labels, ROOT). Each turn grows
+    every unfinished part by one cell, so the work is about the number of
+    parts times the second-largest part, not the whole board. Fills
+    ``info[j]``: CELLS, SUM, HAS_C, HAS_END over the cells label j reached.
+    Returns the root label of the one unfinished part, or -1 if all
+    finished; its counts are partial (see :func:`totals`). Leaves the flooded
+    cells marked in ``scratch[MARK]`` (label + 1): read them, then call :func:`unmark`.
     """
     mark = scratch[MARK]
-    head = np.zeros(8, dtype=np.int64)
-    tail = np.zeros(8, dtype=np.int64)
-    root = np.arange(8)
     for j in range(ns):
+        info[j, ROOT] = j
+        info[j, HEAD] = 0
+        info[j, TAIL] = 0
         info[j, CELLS] = 0
         info[j, SUM] = 0
         info[j, HAS_C] = 0
         info[j, HAS_END] = 0
-        s = seeds[j]
+        s = info[j, SEED]
         if mark[s] == 0:
             mark[s] = j + 1
             scratch[j, 0] = s
-            tail[j] = 1
+            info[j, TAIL] = 1
             info[j, CELLS] = 1
             info[j, SUM] = colour[s]
             info[j, HAS_C] = 1 if s == c else 0
             info[j, HAS_END] = 1 if s == end else 0
-    live = np.zeros(8, dtype=np.int64)
     while True:
-        # the parts still growing
-        for j in range(ns):
-            live[j] = 0
+        moved = 0  # the parts grown this turn, a bit per root label
         alive = 0
-        last = -1
         for j in range(ns):
-            if head[j] < tail[j]:
-                r = _find(root, j)
-                if live[r] == 0:
-                    live[r] = 1
-                    alive += 1
-                    last = r
-        if alive <= 1:
-            break
-        for j in range(ns):
-            if head[j] >= tail[j]:
+            if info[j, HEAD] >= info[j, TAIL]:
                 continue
-            v = scratch[j, head[j]]
-            head[j] += 1
+            r = _find(info, j)
+            if (moved >> r) & 1:
+                continue
+            moved |= 1 << r
+            alive += 1
+            v = scratch[j, info[j, HEAD]]
+            info[j, HEAD] += 1
             for e in range(4):
                 w = nb[v, e]
                 if w < 0 or taken[w]:
@@ -114,8 +105,8 @@ def parts(nb, colour, taken, seeds, ns, c, end, scratch, info):
                 m = mark[w]
                 if m == 0:
                     mark[w] = j + 1
-                    scratch[j, tail[j]] = w
-                    tail[j] += 1
+                    scratch[j, info[j, TAIL]] = w
+                    info[j, TAIL] += 1
                     info[j, CELLS] += 1
                     info[j, SUM] += colour[w]
                     if w == c:
@@ -123,16 +114,19 @@ def parts(nb, colour, taken, seeds, ns, c, end, scratch, info):
                     if w == end:
                         info[j, HAS_END] = 1
                 else:
-                    a = _find(root, m - 1)
-                    b = _find(root, j)
-                    if a != b:
-                        root[max(a, b)] = min(a, b)
+                    x = _find(info, m - 1)
+                    y = _find(info, j)
+                    if x != y:
+                        info[max(x, y), ROOT] = min(x, y)
+        if alive <= 1:
+            break
+    open_ = -1
     for j in range(ns):
-        info[j, ROOT] = _find(root, j)
-        info[j, TAIL] = tail[j]
-    if alive == 1:
-        return _find(root, last)
-    return -1
+        if info[j, HEAD] < info[j, TAIL]:
+            open_ = _find(info, j)
+    for j in range(ns):
+        info[j, ROOT] = _find(info, j)
+    return open_
 
 
 @njit(cache=True)
@@ -145,20 +139,20 @@ def unmark(scratch, ns, info):
 
 
 @njit(cache=True)
-def totals(ns, info, open_, cells, total, c, end, gated_c, gated_end, out):
-    """Per part (root label r): ``out[r]`` = CELLS, SUM, HAS_C, HAS_END of the whole part.
+def totals(ns, info, open_, cells, total, gated_c, gated_end):
+    """Per part (root label r): ``info[r, WHOLE + k]`` = CELLS, SUM, HAS_C, HAS_END of the whole part.
 
     The unfinished part ``open_`` gets what the finished ones leave of
     ``cells`` free cells of colour sum ``total`` (the gates already taken out);
-    ``gated_c`` / ``gated_end`` say ``c`` / the end is a gate (in no part).
+    ``gated_c`` / ``gated_end`` say ``c`` / the end is in no part.
     """
     for r in range(ns):
         for k in range(4):
-            out[r, k] = 0
+            info[r, WHOLE + k] = 0
     for j in range(ns):
         r = info[j, ROOT]
         for k in range(4):
-            out[r, k] += info[j, k]
+            info[r, WHOLE + k] += info[j, k]
     if open_ >= 0:
         rest_cells = cells
         rest_sum = total
@@ -166,26 +160,24 @@ def totals(ns, info, open_, cells, total, c, end, gated_c, gated_end, out):
         rest_end = 0 if gated_end else 1
         for r in range(ns):
             if r != open_ and info[r, ROOT] == r:
-                rest_cells -= out[r, CELLS]
-                rest_sum -= out[r, SUM]
-                rest_c -= out[r, HAS_C]
-                rest_end -= out[r, HAS_END]
-        out[open_, CELLS] = rest_cells
-        out[open_, SUM] = rest_sum
-        out[open_, HAS_C] = rest_c
-        out[open_, HAS_END] = rest_end
+                rest_cells -= info[r, WHOLE + CELLS]
+                rest_sum -= info[r, WHOLE + SUM]
+                rest_c -= info[r, WHOLE + HAS_C]
+                rest_end -= info[r, WHOLE + HAS_END]
+        info[open_, WHOLE + CELLS] = rest_cells
+        info[open_, WHOLE + SUM] = rest_sum
+        info[open_, WHOLE + HAS_C] = rest_c
+        info[open_, WHOLE + HAS_END] = rest_end
 
 
 @njit(cache=True)
-def _gate_seeds(nb, taken, gates, ng, seeds):
-    """The free neighbours of the gate cells (taken already): the flood seeds; returns their number."""
-    ns = 0
-    for g in range(ng):
-        for e in range(4):
-            w = nb[gates[g], e]
-            if w >= 0 and not taken[w]:
-                seeds[ns] = w
-                ns += 1
+def _gate_seeds(nb, taken, g, info, ns):
+    """Add the free neighbours of the gate cell ``g`` (taken already) as seeds; returns the new number."""
+    for e in range(4):
+        w = nb[g, e]
+        if w >= 0 and not taken[w]:
+            info[ns, SEED] = w
+            ns += 1
     return ns
 
 
@@ -203,28 +195,25 @@ def pocket_ok(nb, colour, taken, a, p, c, end, total, scratch, both):
     of the free cells minus a that holds p, of colour sum ``total`` (``end``
     -1: the end is not there).
     """
-    gates = np.empty(2, dtype=np.int64)
-    gates[0] = p
-    gates[1] = a
     taken[a] += 1
     taken[p] += 1
-    seeds = np.empty(8, dtype=np.int64)
-    ns = _gate_seeds(nb, taken, gates, 2 if both else 1, seeds)
-    info = np.empty((8, 6), dtype=np.int64)
-    open_ = parts(nb, colour, taken, seeds, ns, c, end, scratch, info)
+    info = np.empty((8, INFO), dtype=np.int64)
+    ns = _gate_seeds(nb, taken, p, info, 0)
+    if both:
+        ns = _gate_seeds(nb, taken, a, info, ns)
+    open_ = parts(nb, colour, taken, ns, c, end, scratch, info)
     unmark(scratch, ns, info)
     taken[a] -= 1
     taken[p] -= 1
-    out = np.empty((8, 4), dtype=np.int64)
     sum_ = total - colour[p] - (colour[a] if both else 0)
-    totals(ns, info, open_, 0, sum_, c, end, p == c, end < 0 or p == end, out)
+    totals(ns, info, open_, 0, sum_, p == c, end < 0 or p == end)
     pockets = 0
     for r in range(ns):
-        if info[r, ROOT] != r or (r != open_ and out[r, CELLS] == 0):
+        if info[r, ROOT] != r or (r != open_ and info[r, WHOLE + CELLS] == 0):
             continue
-        if out[r, HAS_C] == 0 and out[r, HAS_END] == 0:
+        if info[r, WHOLE + HAS_C] == 0 and info[r, WHOLE + HAS_END] == 0:
             pockets += 1
-            if pockets > 1 or 2 * out[r, SUM] != -(colour[p] + colour[a]):
+            if pockets > 1 or 2 * info[r, WHOLE + SUM] != -(colour[p] + colour[a]):
                 return False
     return True
 
@@ -239,27 +228,23 @@ def split_at(nb, colour, taken, x, h, end, cells, total, scratch, side):
     on the other side, or -1 if V - x does not have exactly two parts, one
     holding the end.
     """
-    gates = np.empty(1, dtype=np.int64)
-    gates[0] = x
     taken[x] += 1
-    seeds = np.empty(8, dtype=np.int64)
-    ns = _gate_seeds(nb, taken, gates, 1, seeds)
-    info = np.empty((8, 6), dtype=np.int64)
-    open_ = parts(nb, colour, taken, seeds, ns, -1, end, scratch, info)
-    out = np.empty((8, 4), dtype=np.int64)
-    totals(ns, info, open_, cells - 1, total - colour[x], -1, end, True, x == end, out)
+    info = np.empty((8, INFO), dtype=np.int64)
+    ns = _gate_seeds(nb, taken, x, info, 0)
+    open_ = parts(nb, colour, taken, ns, -1, end, scratch, info)
+    totals(ns, info, open_, cells - 1, total - colour[x], True, x == end)
     count = 0
     far = -1
     for r in range(ns):
-        if info[r, ROOT] != r or (r != open_ and out[r, CELLS] == 0):
+        if info[r, ROOT] != r or (r != open_ and info[r, WHOLE + CELLS] == 0):
             continue
         count += 1
-        if out[r, HAS_END]:
+        if info[r, WHOLE + HAS_END]:
             far = r
     mask = -1
     if count == 2 and far >= 0:
-        side[0] = out[far, CELLS]
-        side[1] = out[far, SUM]
+        side[0] = info[far, WHOLE + CELLS]
+        side[1] = info[far, WHOLE + SUM]
         mark = scratch[MARK]
         mask = 0
         for e in range(4):
