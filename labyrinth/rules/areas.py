@@ -138,12 +138,16 @@ def _dead_end_beside(nb, end, taken, c, left):
 # :func:`_sides`) is no cut cell of V, and taking such a cell keeps V connected. So
 # counting the free cells with two or more groups, and the line cells that had two or
 # more groups when taken, is local work per step (the ring of the cell taken), and
-# when both counts are zero V is connected and has no cut cell: the whole-board block
-# analysis then reduces to the colour balance of V and to the pockets near the head,
-# both decided locally by :func:`_passes_whole`. A pass also carries over from step to
-# step while no group count changes (:func:`track_step`). ``area[4, 1]`` holds 1 + the
-# first count (0: not tracked, -1: tracking switched off), ``area[4, 2]`` twice the
-# second plus the carried-over pass (bit 0).
+# when both counts are zero V is connected and has no cut cell. With cut cells, a
+# passing verdict shows V's block-cut tree to be a path from the head's block to the
+# end's: the chain of cut cells q1 .. qk with the colour sum beyond each, kept in scratch
+# rows by :mod:`labyrinth.rules._chain` and carried from step to step by
+# :func:`track_step` (a step changes only the first block: q1 may drop out, new cut cells
+# may appear round the cell taken, and their two sides are flooded until the smaller is
+# done). The whole-board block analysis then reduces to the colour balance of the first
+# segment, and the pockets near the head are decided locally, by :func:`_chain_verdict`.
+# ``area[4, 1]`` holds 1 + the first count (0: not tracked, -1: tracking switched off),
+# ``area[4, 2]`` twice the second plus "the chain is known" (bit 0).
 #
 # A free cell with two or more groups is a cut cell: the line and the border form one
 # 8-connected wall (the line starts in a corner), so the free cells have no holes and
