@@ -63,9 +63,10 @@ def test_every_area_verdict_matches_on_random_lines(n):
         verdicts = []
         for program in (fast, full):
             taken = np.array(state.taken, dtype=np.uint8)
-            areas.track_init(t.nb, n, taken, program.area, t.scratch())
+            scratch = t.scratch()  # the bookkeeping keeps its chain of cut cells there
+            areas.track_init(t.nb, n, taken, program.area, scratch)
             mask = decide(program.order, t.nb, t.colour, n, t.end, taken, state.head, heading, state.free_count,
-                          t.scratch(), program.area, *arrays, program.window, program.trig, program.ntrig)
+                          scratch, program.area, *arrays, program.window, program.trig, program.ntrig)
             verdicts.append((mask, program.area[:4, 0].tolist()))
             areas.track_stop(program.area)
             assert np.array_equal(taken, state.taken)
@@ -92,8 +93,158 @@ def test_bookkeeping_counts_match_a_recount_along_a_walk_and_back():
         areas.track_init(t.nb, n, taken.copy(), fresh, t.scratch())
         # the cut count is exact; the split count only errs on the safe side (a line that used up a
         # part it had cut off leaves the rest connected, but the count still says "maybe split")
-        assert counts[0] == fresh[4, 1] and (counts[1] or fresh[4, 2] == 0), state.compact()
+        assert counts[0] == fresh[4, 1] and (counts[1] or fresh[4, 2] >> 1 == 0), state.compact()
         for cell in reversed(state.path[1:]):
             areas.track_release(n, taken, cell, area)
         assert (area[4, 1], area[4, 2] >> 1) == (1, 0)  # the board minus its start corner has no cut cell
         areas.track_stop(area)
+
+
+def _expected_chain(n, taken, nb, colour, end):
+    """The cut cells of the free cells, head's side first, with the colour sum beyond each (plain recount)."""
+    free = [c for c in range(n * n) if not taken[c]]
+    if not free:
+        return []
+
+    def part_with_end(q):
+        seen, stack = {end}, [end]
+        while stack:
+            v = stack.pop()
+            for w in nb[v]:
+                if w >= 0 and w != q and not taken[w] and w not in seen:
+                    seen.add(w)
+                    stack.append(w)
+        return seen
+
+    def parts(q):
+        rest, k = set(free) - {q}, 0
+        while rest:
+            k += 1
+            stack = [rest.pop()]
+            while stack:
+                v = stack.pop()
+                for w in nb[v]:
+                    if w in rest:
+                        rest.discard(w)
+                        stack.append(w)
+        return k
+
+    chain = []
+    for q in free:
+        if q != end and parts(q) > 1:
+            beyond = part_with_end(q)
+            chain.append((len(beyond), q, sum(int(colour[v]) for v in beyond)))
+    chain.sort(reverse=True)
+    return [(q, s) for _, q, s in chain]
+
+
+def _replay(n, path, program, t, check):
+    """Replay ``path`` with the bookkeeping, calling ``check(head, taken, scratch)`` before each decision."""
+    arrays = program.patterns.arrays()
+    scratch = t.scratch()
+    taken = np.zeros(n * n, dtype=np.uint8)
+    taken[path[0]] = 1
+    area = program.area
+    areas.track_init(t.nb, n, taken, area, scratch)
+    for i in range(1, len(path)):
+        head = path[i - 1]
+        heading = int(np.nonzero(t.nb[path[i - 2]] == head)[0][0]) if i > 1 else 1
+        free_count = n * n - i
+        check(head, taken, scratch, area)
+        decide(program.order, t.nb, t.colour, n, t.end, taken, head, heading, free_count, scratch, area, *arrays,
+               program.window, program.trig, program.ntrig)
+        d = int(np.nonzero(t.nb[head] == path[i])[0][0])
+        areas.track_step(t.nb, t.colour, n, t.end, taken, head, d, free_count - 1, area, scratch)
+    areas.track_stop(area)
+
+
+@pytest.mark.parametrize("n,seed,walks", [(5, 1, 60), (7, 2, 40), (9, 3, 30), (13, 4, 12), (21, 5, 6)])
+def test_carried_chain_equals_a_recount_at_every_step(n, seed, walks):
+    """The chain of cut cells carried along a walk is the recounted one, and its move mask keeps its promise."""
+    from labyrinth.rules._chain import CUTS, KNOWN, SUMS
+
+    fast, _ = _programs()
+    t = Tables.of(State.from_moves(n, "").board)
+    nb = t.nb.tolist()
+    seen = {"valid": 0, "longest": 0}
+
+    def check(head, taken, scratch, area):
+        if not area[4, 2] & 1:
+            return
+        k = int(scratch[CUTS, 0])
+        carried = [(int(scratch[CUTS, i]), int(scratch[SUMS, i])) for i in range(k, 0, -1)]
+        expected = _expected_chain(n, taken, nb, t.colour, t.end)
+        assert carried == expected
+        seen["valid"] += 1
+        seen["longest"] = max(seen["longest"], k)
+        mask = int(scratch[SUMS, 0])
+        if mask & KNOWN:
+            beyond = [set() for _ in expected]
+            for j, (q, _) in enumerate(expected):
+                stack, part = [t.end], {t.end}
+                while stack:
+                    v = stack.pop()
+                    for w in nb[v]:
+                        if w >= 0 and w != q and not taken[w] and w not in part:
+                            part.add(w)
+                            stack.append(w)
+                beyond[j] = part
+            for d in range(4):
+                c = nb[head][d]
+                if c < 0 or taken[c]:
+                    continue
+                on_head_side = all(c not in part for part in beyond)
+                if mask >> d & 1:
+                    assert on_head_side
+                else:
+                    assert not on_head_side or c in {q for q, _ in expected}
+
+    start = State.from_moves(n, "")
+    for k in range(walks):
+        path, _ = fast.runner.walk(start, seed, k)
+        _replay(n, path, fast, t, check)
+    assert seen["valid"] > 0
+    if n >= 13:
+        assert seen["longest"] >= 5  # long chains (corridors along the border or an older line) occur
+
+
+@pytest.mark.parametrize("n", [7, 11, 15])
+def test_every_verdict_matches_along_random_lines_with_the_chain(n):
+    """Along random lines (dead and split states too), each step's verdicts equal the full analysis'."""
+    fast, full = _programs()
+    t = Tables.of(State.from_moves(n, "").board)
+    arrays = full.patterns.arrays()
+    compared = {"all": 0, "with cut cells": 0}
+
+    def check(head, taken, scratch, area):
+        if head == t.end:
+            return
+        tk = taken.copy()
+        free_count = int((tk == 0).sum())
+        heading = 1
+        decide(full.order, t.nb, t.colour, n, t.end, tk, head, heading, free_count, t.scratch(), full.area,
+               *arrays, full.window, full.trig, full.ntrig)
+        check.expected = full.area[:4, 0].tolist()
+        check.cuts = area[4, 1] > 1
+
+    for state in _lines(n, 40, n + 1):
+        path = list(state.path)
+        arrays_fast = fast.patterns.arrays()
+        scratch = t.scratch()
+        taken = np.zeros(n * n, dtype=np.uint8)
+        taken[path[0]] = 1
+        area = fast.area
+        areas.track_init(t.nb, n, taken, area, scratch)
+        for i in range(1, len(path)):
+            head = path[i - 1]
+            free_count = n * n - i
+            check(head, taken, scratch, area)
+            decide(fast.order, t.nb, t.colour, n, t.end, taken, head, 1, free_count, scratch, area, *arrays_fast,
+                   fast.window, fast.trig, fast.ntrig)
+            assert area[:4, 0].tolist() == check.expected, (state.compact(), i)
+            compared["all"] += 1
+            compared["with cut cells"] += int(check.cuts)
+            d = int(np.nonzero(t.nb[head] == path[i])[0][0])
+            areas.track_step(t.nb, t.colour, n, t.end, taken, head, d, free_count - 1, area, scratch)
+        areas.track_stop(area)
+    assert compared["with cut cells"] > 50

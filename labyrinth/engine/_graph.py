@@ -32,7 +32,9 @@ class GraphTables:
 
     ``nb`` neighbours, ``colour`` checkerboard colours, ``rank`` (far from the
     end first: the search's tie-break), ``work`` one shared scratch block for
-    single-threaded callers; :meth:`scratch` gives a fresh one.
+    single-threaded callers; :meth:`scratch` gives a fresh one (rows 0-8 for
+    the kernels here, 9-11 for the walker's chain of cut cells,
+    :mod:`labyrinth.rules._chain`).
     """
 
     _cache = {}
@@ -49,7 +51,7 @@ class GraphTables:
 
     def scratch(self):
         """Fresh scratch space for the graph kernels (one per thread of work)."""
-        return np.empty((9, self.n * self.n), dtype=np.int32)
+        return np.empty((12, self.n * self.n), dtype=np.int32)
 
     @classmethod
     def of(cls, board):
@@ -79,7 +81,7 @@ def _imbalance(colour_sum, wanted):
 def check(nb, colour, end, taken, head, free_count, scratch):
     """Return DEAD, OPEN, or the direction (0-3) of a forced move from ``head``.
 
-    ``scratch`` is an int32 array of shape (9, size) reused between calls.
+    ``scratch`` is an int32 array of shape (9 or more, size) reused between calls.
     """
     size = taken.shape[0]
     forced = OPEN

@@ -32,9 +32,11 @@ or 2 (the cell entered, or a free neighbour of it, loses the link between its
 free sides): many times faster, and weaker.
 """
 
+import numpy as np
 from numba import njit
 
 from labyrinth.engine import _graph
+from labyrinth.rules._chain import CUTS, KNOWN, SUMS, chain_reset, pocket_ok, split_at
 from labyrinth.rules.base import DISABLE, CompiledRule
 
 __all__ = [
@@ -45,12 +47,12 @@ __all__ = [
     "SEALED",
     "TRACK_OFF",
     "area_status",
+    "area_verdict",
     "track_init",
     "track_release",
     "track_step",
     "track_stop",
     "track_take",
-    "tracked_fast",
 ]
 
 NEAR_BORDER, OLDER_LINE, COUNT_AREA, COLOUR_IMBALANCE = 2, 3, 4, 5
@@ -136,12 +138,16 @@ def _dead_end_beside(nb, end, taken, c, left):
 # :func:`_sides`) is no cut cell of V, and taking such a cell keeps V connected. So
 # counting the free cells with two or more groups, and the line cells that had two or
 # more groups when taken, is local work per step (the ring of the cell taken), and
-# when both counts are zero V is connected and has no cut cell: the whole-board block
-# analysis then reduces to the colour balance of V and to the pockets near the head,
-# both decided locally by :func:`_passes_whole`. A pass also carries over from step to
-# step while no group count changes (:func:`track_step`). ``area[4, 1]`` holds 1 + the
-# first count (0: not tracked, -1: tracking switched off), ``area[4, 2]`` twice the
-# second plus the carried-over pass (bit 0).
+# when both counts are zero V is connected and has no cut cell. With cut cells, a
+# passing verdict shows V's block-cut tree to be a path from the head's block to the
+# end's: the chain of cut cells q1 .. qk with the colour sum beyond each, kept in scratch
+# rows by :mod:`labyrinth.rules._chain` and carried from step to step by
+# :func:`track_step` (a step changes only the first block: q1 may drop out, new cut cells
+# may appear round the cell taken, and their two sides are flooded until the smaller is
+# done). The whole-board block analysis then reduces to the colour balance of the first
+# segment, and the pockets near the head are decided locally, by :func:`_chain_verdict`.
+# ``area[4, 1]`` holds 1 + the first count (0: not tracked, -1: tracking switched off),
+# ``area[4, 2]`` twice the second plus "the chain is known" (bit 0).
 #
 # A free cell with two or more groups is a cut cell: the line and the border form one
 # 8-connected wall (the line starts in a corner), so the free cells have no holes and
@@ -198,7 +204,11 @@ def _cuts_in(packed):
 
 @njit(cache=True)
 def track_init(nb, n, taken, area, scratch):
-    """Start the bookkeeping for ``taken`` (which must be a line from the start) if the reach is GLOBAL."""
+    """Start the bookkeeping for ``taken`` (which must be a line from the start) if the reach is GLOBAL.
+
+    ``scratch`` (rows :data:`labyrinth.rules._chain.ROWS`) must be the one the
+    decisions and :func:`track_step` get: it holds the chain of cut cells.
+    """
     if area[4, 0] != GLOBAL or area[4, 1] == TRACK_OFF:
         return
     size = n * n
@@ -231,8 +241,9 @@ def track_init(nb, n, taken, area, scratch):
                     reached += 1
                     sp += 1
                     stack[sp] = w
+    chain_reset(scratch)
     area[4, 1] = 1 + cuts
-    area[4, 2] = 0 if reached == free else 2
+    area[4, 2] = (0 if reached == free else 2) + (1 if reached == free and cuts == 0 else 0)
 
 
 @njit(cache=True)
@@ -243,50 +254,25 @@ def track_stop(area):
         area[4, 2] = 0
 
 
-@njit(inline="always")
-def tracked_fast(area):
-    """True if the bookkeeping proves that the blocks of the free cells pass from every non-cut candidate."""
-    return area[4, 1] > 0 and ((area[4, 1] == 1 and area[4, 2] < 2) or (area[4, 2] & 1) == 1)
-
-
 @njit(cache=True)
-def track_take(n, taken, h, area):
-    """Mark the free cell ``h`` taken, keeping the bookkeeping's counts.
-
-    Returns True if the step may have changed the block structure beyond
-    removing ``h`` from its block: ``h`` was a cut cell, or a cell around it
-    changed its group count, except for h's only free neighbour leaving the
-    bridge {h, x} (the line walking along a corridor). Clears the
-    carried-over pass (bit 0 of ``area[4, 2]``).
-    """
-    if area[4, 1] <= 0:
-        taken[h] = 1
-        return True
+def _take(n, taken, h, area):
+    """Mark ``h`` taken and keep the counts; returns (ring groups before, after, h was a cut cell)."""
     before = _ring_groups(n, taken, h)
     cut = 1 if _is_cut(n, taken, h) else 0
     taken[h] = 1
     after = _ring_groups(n, taken, h)
     area[4, 1] += _cuts_in(after) - _cuts_in(before) - cut
     area[4, 2] = (area[4, 2] & ~1) + 2 * cut
-    if cut == 1:
-        return True
-    if after == before:
-        return False
-    # the one allowed change: h's only free neighbour x leaves the bridge {h, x} (2 groups -> 1)
-    diff = after ^ before
-    for i in range(0, 8, 2):
-        if (diff >> (3 * i)) & 7:
-            if diff != ((diff >> (3 * i)) & 7) << (3 * i):
-                return True
-            if ((before >> (3 * i)) & 7) != 2 or ((after >> (3 * i)) & 7) != 1:
-                return True
-            x = (h // n + _RY[i]) * n + h % n + _RX[i]
-            for e in range(4):
-                w = _step(n, h, e)
-                if w >= 0 and w != x and not taken[w]:
-                    return True
-            return False
-    return True
+    return before, after, cut
+
+
+@njit(cache=True)
+def track_take(n, taken, h, area):
+    """Mark the free cell ``h`` taken, keeping the bookkeeping's counts; forgets the chain (bit 0 of ``area[4, 2]``)."""
+    if area[4, 1] <= 0:
+        taken[h] = 1
+        return
+    _take(n, taken, h, area)
 
 
 @njit(cache=True)
@@ -303,24 +289,93 @@ def track_release(n, taken, h, area):
 
 
 @njit(cache=True)
-def track_step(nb, n, taken, head, d, area):
+def _chain_step(nb, colour, n, end, taken, h, before, after, left, scratch):
+    """Carry the chain of cut cells over the step onto ``h`` (taken now; ``left`` free cells remain).
+
+    Requires the chain valid before the step and ``h`` a non-cut cell on the
+    head's side of its first cut cell q1. Only cells around ``h`` change their
+    group count: q1 drops out when nothing was left before it (2 groups -> 1),
+    and a cell whose count went from 1 to 2 is a new cut cell between the
+    head and q1, measured by :func:`split_at`. Returns False (the chain is
+    lost) for any other change, when no move can stay on the head's side of
+    every new cut cell, or when a new segment's colour balance fails.
+    """
+    total = colour[0] * (1 - (n * n - left) % 2)
+    k = scratch[CUTS, 0]
+    xs = np.empty(8, dtype=np.int64)
+    nx = 0
+    for i in range(8):
+        gb = (before >> (3 * i)) & 7
+        ga = (after >> (3 * i)) & 7
+        if gb == ga:
+            continue
+        r = (h // n + _RY[i]) * n + h % n + _RX[i]
+        if gb >= 2:
+            if ga != 1 or k == 0 or scratch[CUTS, k] != r:
+                return False
+            k -= 1
+        elif gb == 1 and ga == 2 and r != end:
+            xs[nx] = r
+            nx += 1
+        else:
+            return False
+    mask = 15
+    cells = np.empty(8, dtype=np.int64)
+    sums = np.empty(8, dtype=np.int64)
+    side = np.empty(2, dtype=np.int64)
+    for j in range(nx):
+        m = split_at(nb, colour, taken, xs[j], h, end, left, total, scratch, side)
+        if m < 0:
+            return False
+        mask &= m
+        cells[j] = side[0]
+        sums[j] = side[1]
+    if mask == 0:
+        return False
+    # push the new cut cells, nearest the end (fewest cells beyond) first
+    for _ in range(nx):
+        best = -1
+        for j in range(nx):
+            if xs[j] >= 0 and (best < 0 or cells[j] < cells[best]):
+                best = j
+        x = xs[best]
+        xs[best] = -1
+        w = end if k == 0 else scratch[CUTS, k]
+        beyond = 0 if k == 0 else scratch[SUMS, k]
+        if 2 * (colour[x] + sums[best] - beyond) != colour[x] + colour[w]:
+            return False
+        k += 1
+        scratch[CUTS, k] = x
+        scratch[SUMS, k] = sums[best]
+    scratch[CUTS, 0] = k
+    scratch[SUMS, 0] = mask | KNOWN
+    return True
+
+
+@njit(cache=True)
+def track_step(nb, colour, n, end, taken, head, d, left, area, scratch):
     """Take the step from ``head`` in direction ``d`` after a decision; returns the new head.
 
-    If the blocks of the free cells passed from the cell entered (its area
-    verdict was PASS, or the bookkeeping proved it and the cell is no cut
-    cell) and the step changed no group count around it, the blocks of the
-    next free cells pass from every non-cut candidate: the next step's
-    free cells have the same block tree with the cell entered removed from
-    the first block, and each segment's colour balance carries over. That is
-    kept in bit 0 of ``area[4, 2]``.
+    ``left`` counts the free cells after the step. If the chain of cut cells
+    was known and the cell entered lay on the head's side of all of them
+    (its area verdict was PASS, or it is no cut cell and the chain's move
+    mask has it), :func:`_chain_step` carries the chain over; bit 0 of
+    ``area[4, 2]`` says it did. Without cut cells and splits the chain is
+    empty and known anyway.
     """
     c = nb[head, d]
     if area[4, 1] <= 0:
         taken[c] = 1
         return c
-    ok = area[d, 0] == PASS_ or (tracked_fast(area) and not _is_cut(n, taken, c))
-    changed = track_take(n, taken, c, area)
-    if ok and not changed:
+    ok = scratch[SUMS, 0]
+    allowed = (area[4, 2] & 1) == 1 and (area[d, 0] == PASS_ or ((ok >> d) & 1) == 1)
+    before, after, cut = _take(n, taken, c, area)
+    if (allowed and cut == 0 and _chain_step(nb, colour, n, end, taken, c, before, after, left, scratch)
+            and scratch[CUTS, 0] == area[4, 1] - 1):
+        area[4, 2] |= 1
+    elif area[4, 1] == 1 and area[4, 2] < 2:
+        scratch[CUTS, 0] = 0
+        scratch[SUMS, 0] = 15 | KNOWN
         area[4, 2] |= 1
     return c
 
@@ -346,8 +401,8 @@ def _count(m):
 
 
 @njit(cache=True)
-def _no_pocket_at(n, taken, a, c, end):
-    """True if no free cell p makes {a, p} the gates of a pocket that :func:`_graph.pockets` refutes.
+def _no_pocket_at(n, taken, a, c, end, units):
+    """Which free cells p may make {a, p} the gates of a pocket that :func:`_graph.pockets` refutes.
 
     Requires the free cells V connected, :func:`_graph.blocks` passing from
     ``c``, and a's free neighbours linked around its ring (one group). A pocket
@@ -358,9 +413,13 @@ def _no_pocket_at(n, taken, a, c, end):
     V - p, and those hold c or end since the blocks pass. For each free p in
     the ring, the parts are flooded from the free neighbours of a and p inside
     the 7x7 window around ``a``; a part that never reaches the window's outer
-    ring is a whole part of V - {a, p}, so its pocket test is exact. It
-    returns False (not proved) when two parts reach the outer ring, when the
-    outer part would be a pocket, or when a test fails.
+    ring is a whole part of V - {a, p}, so its pocket test is exact. One part
+    reaching the outer ring is a whole part too, of colour sum ``units`` (the
+    sum of V, in units of col(a)) less the gates and the inner parts. Two
+    such parts are one when the free cells round {a, p} form one arc
+    (:func:`_arcs`). Returns -1 when a test fails, else the ring positions i
+    (bit i, p = a + (_RX[i], _RY[i])) left undecided: two parts of V - {a, p}
+    reach the outer ring (:func:`labyrinth.rules._chain.pocket_ok` decides those).
     """
     ax = a % n
     ay = a // n
@@ -383,6 +442,7 @@ def _no_pocket_at(n, taken, a, c, end):
                 elif cell == end:
                     ebit = bit
     centre = 1 << 24
+    undecided = 0
     for i in range(8):
         bit = 1 << (24 + 7 * _RY[i] + _RX[i])
         if not free & bit:
@@ -394,6 +454,7 @@ def _no_pocket_at(n, taken, a, c, end):
         pockets = 0
         inner_c = False
         inner_e = False
+        inner = 0  # the inner parts' colour sum
         # a pocket's colour sum, in units of col(a): -1 for a diagonal p, 0 for an orthogonal one
         want = -1 if _RX[i] != 0 and _RY[i] != 0 else 0
         while wanted:
@@ -406,56 +467,154 @@ def _no_pocket_at(n, taken, a, c, end):
             wanted &= ~part
             if part & _OUTER:
                 outer += 1
-                if outer > 1:
-                    return False
                 continue
             has_c = (part & cbit) != 0
             has_e = (part & ebit) != 0
             inner_c = inner_c or has_c
             inner_e = inner_e or has_e
+            sum_ = _count(part & _EVEN) - _count(part & ~_EVEN)
+            inner += sum_
             if not has_c and not has_e:
                 pockets += 1
-                if pockets > 1 or _count(part & _EVEN) - _count(part & ~_EVEN) != want:
-                    return False
-        if outer and (inner_c or cbit & gates) and (inner_e or ebit & gates):
-            return False  # the outer part would be a pocket
-    return True
+                if pockets > 1 or sum_ != want:
+                    return -1
+        if outer > 1:
+            if _arcs(free, gates) > 1:
+                undecided |= 1 << i
+        elif outer and (inner_c or cbit & gates) and (inner_e or ebit & gates):
+            # the outer part is a pocket: its sum is that of V less the gates' and the inner parts'
+            p_units = 1 if want == -1 else -1
+            if pockets > 0 or units - 1 - p_units - inner != want:
+                return -1
+    return undecided
+
+
+@njit(inline="always")
+def _arcs(free, gates):
+    """How many parts the free cells round ``gates`` (two 8-adjacent cells, 7x7 window bits) form.
+
+    With the line and the border one 8-connected wall, that many parts has
+    V - gates (as :func:`_sides` counts them round one cell; Rosenfeld 1970).
+    """
+    h = gates | ((gates << 1) & 0x1fbf7efdfbf7e) | ((gates >> 1) & 0xfdfbf7efdfbf)
+    ring = (h | (h << 7) | (h >> 7)) & 0x1ffffffffffff & free & ~gates
+    wanted = _grow(gates) & ring
+    k = 0
+    while wanted:
+        part = wanted & -wanted
+        while True:
+            nxt = (part | _grow(part)) & ring
+            if nxt == part:
+                break
+            part = nxt
+        wanted &= ~part
+        k += 1
+    return k
+
+
+#: :func:`_chain_verdict` results besides PASS and SEALED
+UNPROVED = -1  # run the full analysis
+POCKETS = -2  # the blocks pass: run only the pocket search
 
 
 @njit(cache=True)
-def _passes_whole(nb, colour, n, end, taken, c, free_count):
-    """True if the step onto ``c`` surely passes the GLOBAL analysis, from local work only.
+def _chain_verdict(nb, colour, n, end, taken, c, d, free_count, scratch):
+    """The GLOBAL analysis' verdict on the step onto ``c`` (direction ``d``) from local work, where it can tell.
 
-    Precondition (the bookkeeping's): :func:`_graph.blocks` on the free cells V
-    (``taken`` as before the step, ``c`` free) passes from every candidate
-    that is no cut cell, and the line is a path from the start. That holds
-    when V is connected with no cut cell (the blocks then reduce to the colour
-    balance 2 * sum(V) = col(c) + col(end), where sum(V) follows from the
-    line's length: the line alternates colours from the start corner, whose
-    colour has one cell more on the odd board), and it carries over from the
-    previous step when the move taken passed and changed no group count
-    around it (:func:`track_take`). A pocket of :func:`_graph.pockets` at a
-    free neighbour a of ``c`` is then ruled out by :func:`_no_pocket_at`.
-    False means "not proved": the caller runs the full analysis.
+    Precondition (the bookkeeping's): the chain of cut cells in ``scratch`` is
+    that of the free cells V (``taken`` as before the step, ``c`` free), and
+    ``c`` leaves no dead end beside it. A cut cell ``c`` or one on the end's
+    side of a cut cell (the chain's move mask) makes :func:`_graph.blocks`
+    fail with SPLIT, HEAD_CUT or HANGING: SEALED (the caller tells border from
+    line). Otherwise the blocks pass from ``c`` when the first segment, from
+    ``c`` to q1 (or the end), has the colour sum (col(c) + col(q1)) / 2: the
+    sum of V, which follows from the line's length (the line alternates
+    colours from the start corner, whose colour has one cell more on the odd
+    board), less the sum beyond q1; the other segments were checked when
+    their cut cells joined the chain. A pocket of :func:`_graph.pockets` at a
+    free neighbour a of ``c`` is then ruled out by :func:`_no_pocket_at`, and
+    where its window cannot tell, by :func:`labyrinth.rules._chain.pocket_ok`;
+    when a is q1, the search on G - a stays in the part before q1, whose cut
+    cells are a's neighbours that gained a group. Returns PASS, SEALED,
+    POCKETS (the blocks pass, the pockets are not proved) or UNPROVED.
     """
+    ok = scratch[SUMS, 0]
+    if ok < 0:
+        return UNPROVED
     if _is_cut(n, taken, c):
-        return False
-    size = n * n
-    line = size - free_count
-    total = colour[0] * (1 - line % 2)
-    if 2 * total != colour[c] + colour[end]:
-        return False
+        return SEALED
+    if ((ok >> d) & 1) == 0:
+        return SEALED if ok & KNOWN else UNPROVED
+    k = scratch[CUTS, 0]
+    first = end if k == 0 else scratch[CUTS, k]
+    beyond = 0 if k == 0 else scratch[SUMS, k]
+    total = colour[0] * (1 - (n * n - free_count) % 2)
+    if 2 * (total - beyond) != colour[c] + colour[first]:
+        return UNPROVED
     for e in range(4):
         a = nb[c, e]
         if a < 0 or taken[a] or a == end:
             continue
-        if _is_cut(n, taken, a) or not _no_pocket_at(n, taken, a, c, end):
-            return False
-    return True
+        if _is_cut(n, taken, a):
+            if a != first:
+                return POCKETS
+            # the pocket search on G - q1 sees only X, the part before q1. At the root c: the
+            # parts of X - c, each next to q1 (c is no cut cell), so one less than q1's groups
+            # without c; one may hang there, of colour sum 0 (c and q1 are neighbours)
+            before = total - beyond - colour[a]  # the colour sum of X
+            taken[c] = 1
+            g = _sides(n, taken, a) & 15
+            taken[c] = 0
+            if g > 2 or (g == 2 and before - colour[c] != 0):
+                return POCKETS
+            # elsewhere, at the cut cells of X - q1: q1's neighbours that gained a group
+            taken[a] = 1
+            gates = 0
+            for i in range(8):
+                xx = a % n + _RX[i]
+                yy = a // n + _RY[i]
+                if 0 <= xx < n and 0 <= yy < n:
+                    p = yy * n + xx
+                    if not taken[p] and p != c and _is_cut(n, taken, p):
+                        gates |= 1 << i
+            taken[a] = 0
+            for i in range(8):
+                if (gates >> i) & 1:
+                    p = a + _RY[i] * n + _RX[i]
+                    if not pocket_ok(nb, colour, taken, a, p, c, -1, before, scratch, False):
+                        return POCKETS
+        else:
+            gates = _no_pocket_at(n, taken, a, c, end, total * colour[a])
+            if gates < 0:
+                return POCKETS
+            for i in range(8):
+                if (gates >> i) & 1:
+                    p = a + _RY[i] * n + _RX[i]
+                    if not pocket_ok(nb, colour, taken, a, p, c, end, total, scratch, True):
+                        return POCKETS
+    return PASS_
 
 
 @njit(cache=True)
-def area_status(nb, colour, n, end, taken, head, d, free_count, scratch, reach, fast=False):
+def _chain_from_blocks(end, head, scratch):
+    """Read the chain of cut cells off a passing :func:`_graph.blocks` search (no move known to stay before q1)."""
+    parent = scratch[2]
+    sub = scratch[3]
+    sep = scratch[5]
+    k = 0
+    v = parent[end]
+    while v >= 0 and v != head:
+        if sep[v] >= 0:
+            k += 1
+            scratch[CUTS, k] = v
+            scratch[SUMS, k] = sub[sep[v]]
+        v = parent[v]
+    scratch[CUTS, 0] = k
+    scratch[SUMS, 0] = 0
+
+
+@njit(cache=True)
+def area_status(nb, colour, n, end, taken, head, d, free_count, scratch, reach, track=0):
     """What the step from ``head`` in direction ``d`` does to the areas of free cells.
 
     ``free_count`` counts the free cells before the step. ``reach`` LOCAL
@@ -465,12 +624,14 @@ def area_status(nb, colour, n, end, taken, head, d, free_count, scratch, reach, 
     PASS, SEALED, SEALED_BY_LINE, PARITY or COLOUR; for the last two
     ``scratch[8][0:2]`` holds the cells bounding the area (gate cells or head).
 
-    ``fast`` (the walker kernels' incremental bookkeeping, see :func:`track_init`)
-    says the free cells are connected and none is a cut cell, and that
-    ``taken`` is exactly a line from the start; a GLOBAL step is then first
-    tried by :func:`_passes_whole`, which proves PASS with local work only, and
-    the full analysis runs only when it cannot: the verdict is always the
-    full analysis' verdict.
+    ``track`` (the walker kernels' incremental bookkeeping, see :func:`track_init`):
+    1 says ``taken`` is exactly a line from the start, and a passing block
+    search leaves its chain of cut cells in ``scratch``; 2 says that chain is
+    known: a GLOBAL step is then first tried by :func:`_chain_verdict`, which
+    proves PASS or SEALED with local work only, and the full analysis (or only
+    its pocket search) runs when it cannot: the verdict is always the full
+    analysis' verdict. The cells bounding a sealed area are then not filled in
+    (no caller of the tracked kernels reads them).
     """
     c = nb[head, d]
     left = free_count - 1
@@ -480,9 +641,11 @@ def area_status(nb, colour, n, end, taken, head, d, free_count, scratch, reach, 
     if _dead_end_beside(nb, end, taken, c, left):
         taken[c] = 0
         return SEALED if _sides(n, taken, c) >> 4 else SEALED_BY_LINE
-    if fast and reach == GLOBAL:
+    quick = UNPROVED
+    if track == 2 and reach == GLOBAL:
         taken[c] = 0
-        if _passes_whole(nb, colour, n, end, taken, c, free_count):
+        quick = _chain_verdict(nb, colour, n, end, taken, c, d, free_count, scratch)
+        if quick == PASS_:
             return PASS_
         taken[c] = 1
     s = _sides(n, taken, c)
@@ -497,13 +660,33 @@ def area_status(nb, colour, n, end, taken, head, d, free_count, scratch, reach, 
             touched = True
             border |= sp >> 4
     verdict = UNTOUCHED
-    if touched or reach == GLOBAL:
+    if quick == SEALED:
+        verdict = _graph.HANGING  # the culprit cells stay unset: the walker kernels read none
+    elif quick == POCKETS:
+        verdict = _graph.pockets(nb, colour, end, taken, c, left, 1, scratch)
+    elif touched or reach == GLOBAL:
         verdict = _graph.blocks(nb, colour, end, taken, c, left, -1, scratch, scratch[8])
+        if verdict == _graph.PASS and track == 1:
+            _chain_from_blocks(end, c, scratch)
         if verdict == _graph.PASS and reach == GLOBAL:
             verdict = _graph.pockets(nb, colour, end, taken, c, left, 1, scratch)
-        if verdict == _graph.SPLIT or verdict == _graph.HEAD_CUT or verdict == _graph.HANGING:
-            verdict = SEALED if border else SEALED_BY_LINE
+    if verdict == _graph.SPLIT or verdict == _graph.HEAD_CUT or verdict == _graph.HANGING:
+        verdict = SEALED if border else SEALED_BY_LINE
     taken[c] = 0
+    return verdict
+
+
+@njit(cache=True)
+def area_verdict(nb, colour, n, end, taken, head, d, free_count, scratch, area):
+    """:func:`area_status` with the reach and the walker's bookkeeping read from ``area`` (see :func:`track_init`)."""
+    track = 0
+    if area[4, 1] > 0:
+        track = 2 if area[4, 2] & 1 else 1
+        if track == 1:
+            scratch[SUMS, 0] = -1
+    verdict = area_status(nb, colour, n, end, taken, head, d, free_count, scratch, area[4, 0], track)
+    if track == 1 and scratch[SUMS, 0] >= 0:
+        area[4, 2] |= 1  # a passing block search left the chain
     return verdict
 
 

@@ -11,7 +11,7 @@ from numba import njit
 
 from labyrinth.engine.board import MOVES
 from labyrinth.rules import areas
-from labyrinth.rules.areas import area_status
+from labyrinth.rules.areas import area_verdict
 from labyrinth.rules.base import FORCE, Effect
 from labyrinth.rules.cshape import cshape
 from labyrinth.rules.frame import Tables
@@ -57,8 +57,7 @@ def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scrat
         if area[d, 0] == _UNKNOWN:
             scratch[8, 0] = -1
             scratch[8, 1] = -1
-            area[d, 0] = area_status(nb, colour, n, end, taken, head, d, free_count, scratch, area[4, 0],
-                                      areas.tracked_fast(area))
+            area[d, 0] = area_verdict(nb, colour, n, end, taken, head, d, free_count, scratch, area)
             area[d, 1] = scratch[8, 0]
             area[d, 2] = scratch[8, 1]
         s = area[d, 0]

@@ -83,7 +83,7 @@ def random_walk(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_va
                 if pick == 0:
                     break
                 pick -= 1
-        head = track_step(nb, n, taken, head, d, area)
+        head = track_step(nb, colour, n, end, taken, head, d, free_count - 1, area, scratch)
         heading = d
         path[length] = head
         length += 1

@@ -1,0 +1,259 @@
+"""The chain of cut cells of the free cells along a walk, and the small-side floods that keep it.
+
+The walker's bookkeeping (:mod:`labyrinth.rules.areas`) proves a PASS of the
+GLOBAL area analysis from local work. When the free cells V have cut cells
+and the last verdict passed, V's block-cut tree is a path from the head's
+block to the end's block (Tarjan 1972; Hopcroft and Tarjan 1973, "Efficient
+algorithms for graph manipulation", for the biconnected components): a
+chain of cut cells q1 .. qk, q1 next to the head. Kept here, in scratch
+rows beyond those of :func:`labyrinth.engine._graph.blocks`:
+
+* ``scratch[CUTS, 0]`` the chain's length k, ``scratch[CUTS, k]`` .. ``scratch[CUTS, 1]``
+  q1 .. qk (the head's side on top, so a step pushes and pops at the top);
+* ``scratch[SUMS, i]`` the colour sum of the part of V - q beyond the cut
+  cell q = ``scratch[CUTS, i]`` (the end's side), so a segment's colour sum
+  between two cut cells is a difference of two of them, as in ``blocks``;
+* ``scratch[SUMS, 0]`` the moves (bit per direction) whose cell lies on the
+  head's side of every cut cell the last step created, plus KNOWN (a chain
+  read off a block search knows no move), or -1: no chain;
+* ``scratch[MARK]`` all zero between floods (the floods' labels).
+
+A step only removes a cell of the first block, so the blocks beyond q1 stay;
+the first block may lose q1 (nothing was left before it) or split at new cut
+cells around the cell taken, and :func:`parts` measures each new cut cell's
+two sides by flooding them in turns until the smaller one is done.
+"""
+
+import numpy as np
+from numba import njit
+
+__all__ = ["CUTS", "KNOWN", "MARK", "ROWS", "SUMS", "chain_reset", "parts", "pocket_ok", "split_at"]
+
+#: scratch rows of the chain (``blocks`` uses rows 0-8)
+MARK, CUTS, SUMS = 9, 10, 11
+ROWS = 12
+#: in ``scratch[SUMS, 0]``: the move mask is known (a chain read off a block search knows no move)
+KNOWN = 16
+#: ``info`` columns of :func:`parts` per label: cells, colour sum, holds ``c``, holds the end, part (root
+#: label), queue head and tail (its queue in ``scratch[label]``), seed; then the whole part's four counts
+CELLS, SUM, HAS_C, HAS_END, ROOT, HEAD, TAIL, SEED, WHOLE = 0, 1, 2, 3, 4, 5, 6, 7, 8
+INFO = 12
+
+@njit(cache=True)
+def chain_reset(scratch):
+    """Clear the flood marks and start an empty chain (V without cut cells) open to every move."""
+    scratch[MARK, :] = 0
+    scratch[CUTS, 0] = 0
+    scratch[SUMS, 0] = 15 | KNOWN
+
+
+@njit(inline="always")
+def _find(info, k):
+    while info[k, ROOT] != k:
+        k = info[k, ROOT]
+    return k
+
+
+@njit(cache=True)
+def parts(nb, colour, taken, ns, c, end, scratch, info):
+    """Flood the parts of the free cells holding the seeds ``info[:ns, SEED]``, in turns, until at most one is unfinished.
+
+    Label ``j`` floods from seed j (a seed already reached starts none);
+    floods that meet merge (union-find on the labels, ROOT). Each turn grows
+    every unfinished part by one cell, so the work is about the number of
+    parts times the second-largest part, not the whole board. Fills
+    ``info[j]``: CELLS, SUM, HAS_C, HAS_END over the cells label j reached.
+    Returns the root label of the one unfinished part, or -1 if all
+    finished; its counts are partial (see :func:`totals`). Leaves the flooded
+    cells marked in ``scratch[MARK]`` (label + 1): read them, then call :func:`unmark`.
+    """
+    mark = scratch[MARK]
+    for j in range(ns):
+        info[j, ROOT] = j
+        info[j, HEAD] = 0
+        info[j, TAIL] = 0
+        info[j, CELLS] = 0
+        info[j, SUM] = 0
+        info[j, HAS_C] = 0
+        info[j, HAS_END] = 0
+        s = info[j, SEED]
+        if mark[s] == 0:
+            mark[s] = j + 1
+            scratch[j, 0] = s
+            info[j, TAIL] = 1
+            info[j, CELLS] = 1
+            info[j, SUM] = colour[s]
+            info[j, HAS_C] = 1 if s == c else 0
+            info[j, HAS_END] = 1 if s == end else 0
+    while True:
+        moved = 0  # the parts grown this turn, a bit per root label
+        alive = 0
+        for j in range(ns):
+            if info[j, HEAD] >= info[j, TAIL]:
+                continue
+            r = _find(info, j)
+            if (moved >> r) & 1:
+                continue
+            moved |= 1 << r
+            alive += 1
+            v = scratch[j, info[j, HEAD]]
+            info[j, HEAD] += 1
+            for e in range(4):
+                w = nb[v, e]
+                if w < 0 or taken[w]:
+                    continue
+                m = mark[w]
+                if m == 0:
+                    mark[w] = j + 1
+                    scratch[j, info[j, TAIL]] = w
+                    info[j, TAIL] += 1
+                    info[j, CELLS] += 1
+                    info[j, SUM] += colour[w]
+                    if w == c:
+                        info[j, HAS_C] = 1
+                    if w == end:
+                        info[j, HAS_END] = 1
+                else:
+                    x = _find(info, m - 1)
+                    y = _find(info, j)
+                    if x != y:
+                        info[max(x, y), ROOT] = min(x, y)
+        if alive <= 1:
+            break
+    open_ = -1
+    for j in range(ns):
+        if info[j, HEAD] < info[j, TAIL]:
+            open_ = _find(info, j)
+    for j in range(ns):
+        info[j, ROOT] = _find(info, j)
+    return open_
+
+
+@njit(cache=True)
+def unmark(scratch, ns, info):
+    """Clear the marks :func:`parts` left (its queues still list the cells)."""
+    mark = scratch[MARK]
+    for j in range(ns):
+        for i in range(info[j, TAIL]):
+            mark[scratch[j, i]] = 0
+
+
+@njit(cache=True)
+def totals(ns, info, open_, cells, total, gated_c, gated_end):
+    """Per part (root label r): ``info[r, WHOLE + k]`` = CELLS, SUM, HAS_C, HAS_END of the whole part.
+
+    The unfinished part ``open_`` gets what the finished ones leave of
+    ``cells`` free cells of colour sum ``total`` (the gates already taken out);
+    ``gated_c`` / ``gated_end`` say ``c`` / the end is in no part.
+    """
+    for r in range(ns):
+        for k in range(4):
+            info[r, WHOLE + k] = 0
+    for j in range(ns):
+        r = info[j, ROOT]
+        for k in range(4):
+            info[r, WHOLE + k] += info[j, k]
+    if open_ >= 0:
+        rest_cells = cells
+        rest_sum = total
+        rest_c = 0 if gated_c else 1
+        rest_end = 0 if gated_end else 1
+        for r in range(ns):
+            if r != open_ and info[r, ROOT] == r:
+                rest_cells -= info[r, WHOLE + CELLS]
+                rest_sum -= info[r, WHOLE + SUM]
+                rest_c -= info[r, WHOLE + HAS_C]
+                rest_end -= info[r, WHOLE + HAS_END]
+        info[open_, WHOLE + CELLS] = rest_cells
+        info[open_, WHOLE + SUM] = rest_sum
+        info[open_, WHOLE + HAS_C] = rest_c
+        info[open_, WHOLE + HAS_END] = rest_end
+
+
+@njit(cache=True)
+def _gate_seeds(nb, taken, g, info, ns):
+    """Add the free neighbours of the gate cell ``g`` (taken already) as seeds; returns the new number."""
+    for e in range(4):
+        w = nb[g, e]
+        if w >= 0 and not taken[w]:
+            info[ns, SEED] = w
+            ns += 1
+    return ns
+
+
+@njit(cache=True)
+def pocket_ok(nb, colour, taken, a, p, c, end, total, scratch, both):
+    """True if the free cells minus {a, p} leave no pocket that ``blocks`` on G - a refutes at p.
+
+    ``taken`` marks the line before the step (``c``, the new head, free);
+    ``total`` is the colour sum of the free cells. A pocket is a part holding
+    neither ``c`` nor the end (p may be either); the search refutes two
+    pockets, or one whose colour sum is not -(col(a) + col(p)) / 2 (the path
+    crosses it once, from p to a or back). Exact, as
+    :func:`labyrinth.rules.areas._no_pocket_at` is in its window. Without
+    ``both`` the floods start from p's neighbours only: they stay in the part
+    of the free cells minus a that holds p, of colour sum ``total`` (``end``
+    -1: the end is not there).
+    """
+    taken[a] += 1
+    taken[p] += 1
+    info = np.empty((8, INFO), dtype=np.int64)
+    ns = _gate_seeds(nb, taken, p, info, 0)
+    if both:
+        ns = _gate_seeds(nb, taken, a, info, ns)
+    open_ = parts(nb, colour, taken, ns, c, end, scratch, info)
+    unmark(scratch, ns, info)
+    taken[a] -= 1
+    taken[p] -= 1
+    sum_ = total - colour[p] - (colour[a] if both else 0)
+    totals(ns, info, open_, 0, sum_, p == c, end < 0 or p == end)
+    pockets = 0
+    for r in range(ns):
+        if info[r, ROOT] != r or (r != open_ and info[r, WHOLE + CELLS] == 0):
+            continue
+        if info[r, WHOLE + HAS_C] == 0 and info[r, WHOLE + HAS_END] == 0:
+            pockets += 1
+            if pockets > 1 or 2 * info[r, WHOLE + SUM] != -(colour[p] + colour[a]):
+                return False
+    return True
+
+
+@njit(cache=True)
+def split_at(nb, colour, taken, x, h, end, cells, total, scratch, side):
+    """The two sides of the new cut cell ``x``: the moves from ``h`` onto its far side from the end.
+
+    ``cells`` and ``total`` are the free cells' number and colour sum.
+    Writes the end's side's cell count and colour sum to ``side[0:2]``;
+    returns a bit mask of the directions from ``h`` whose cell is free and
+    on the other side, or -1 if V - x does not have exactly two parts, one
+    holding the end.
+    """
+    taken[x] += 1
+    info = np.empty((8, INFO), dtype=np.int64)
+    ns = _gate_seeds(nb, taken, x, info, 0)
+    open_ = parts(nb, colour, taken, ns, -1, end, scratch, info)
+    totals(ns, info, open_, cells - 1, total - colour[x], True, x == end)
+    count = 0
+    far = -1
+    for r in range(ns):
+        if info[r, ROOT] != r or (r != open_ and info[r, WHOLE + CELLS] == 0):
+            continue
+        count += 1
+        if info[r, WHOLE + HAS_END]:
+            far = r
+    mask = -1
+    if count == 2 and far >= 0:
+        side[0] = info[far, WHOLE + CELLS]
+        side[1] = info[far, WHOLE + SUM]
+        mark = scratch[MARK]
+        mask = 0
+        for e in range(4):
+            q = nb[h, e]
+            if q < 0 or taken[q]:
+                continue
+            r = info[mark[q] - 1, ROOT] if mark[q] else open_
+            if r >= 0 and r != far:
+                mask |= 1 << e
+    unmark(scratch, ns, info)
+    taken[x] -= 1
+    return mask
