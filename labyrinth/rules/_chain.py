@@ -28,21 +28,29 @@ import numpy as np
 from numba import njit
 
 from labyrinth.engine import _graph
-from labyrinth.rules._ring import (
-    _RX,
-    _RY,
-    _cuts_in,
-    _is_cut,
-    _no_pocket_at,
-    _ring_groups,
-    _sides,
-)
+from labyrinth.rules._ring import _RX, _RY, _cuts_in, _is_cut, _ring_groups
 
-__all__ = ["CUTS", "KNOWN", "MARK", "ROWS", "SUMS", "chain_reset", "parts", "pocket_ok", "split_at"]
+__all__ = [
+    "CUTS",
+    "KNOWN",
+    "MARK",
+    "PAUX",
+    "PGEN",
+    "PKEY",
+    "PVAL",
+    "ROWS",
+    "SUMS",
+    "chain_reset",
+    "parts",
+    "pocket_ok",
+    "split_at",
+]
 
 #: scratch rows of the chain (``blocks`` uses rows 0-8)
 MARK, CUTS, SUMS = 9, 10, 11
-ROWS = 12
+#: scratch rows of the pocket cache (:mod:`labyrinth.rules._pockets`)
+PKEY, PVAL, PGEN, PAUX = 12, 13, 14, 15
+ROWS = 16
 #: in ``scratch[SUMS, 0]``: the move mask is known (a chain read off a block search knows no move)
 KNOWN = 16
 #: ``info`` columns of :func:`parts` per label: cells, colour sum, holds ``c``, holds the end, part (root
@@ -285,7 +293,6 @@ def _take(n, taken, h, area):
     return before, after, cut
 
 
-
 @njit(cache=True)
 def _chain_step(nb, colour, n, end, taken, h, before, after, left, scratch):
     """Carry the chain of cut cells over the step onto ``h`` (taken now; ``left`` free cells remain).
@@ -376,90 +383,6 @@ def track_step(nb, colour, n, end, taken, head, d, left, area, scratch):
         scratch[SUMS, 0] = 15 | KNOWN
         area[4, 2] |= 1
     return c
-
-
-
-#: :func:`_chain_verdict` results besides PASS and SEALED
-UNPROVED = -1  # run the full analysis
-POCKETS = -2  # the blocks pass: run only the pocket search
-
-
-@njit(cache=True)
-def _chain_verdict(nb, colour, n, end, taken, c, d, free_count, scratch):
-    """The GLOBAL analysis' verdict on the step onto ``c`` (direction ``d``) from local work, where it can tell.
-
-    Precondition (the bookkeeping's): the chain of cut cells in ``scratch`` is
-    that of the free cells V (``taken`` as before the step, ``c`` free), and
-    ``c`` leaves no dead end beside it. A cut cell ``c`` or one on the end's
-    side of a cut cell (the chain's move mask) makes :func:`_graph.blocks`
-    fail with SPLIT, HEAD_CUT or HANGING: SEALED (the caller tells border from
-    line). Otherwise the blocks pass from ``c`` when the first segment, from
-    ``c`` to q1 (or the end), has the colour sum (col(c) + col(q1)) / 2: the
-    sum of V, which follows from the line's length (the line alternates
-    colours from the start corner, whose colour has one cell more on the odd
-    board), less the sum beyond q1; the other segments were checked when
-    their cut cells joined the chain. A pocket of :func:`_graph.pockets` at a
-    free neighbour a of ``c`` is then ruled out by :func:`_no_pocket_at`, and
-    where its window cannot tell, by :func:`labyrinth.rules._chain.pocket_ok`;
-    when a is q1, the search on G - a stays in the part before q1, whose cut
-    cells are a's neighbours that gained a group. Returns PASS, SEALED,
-    POCKETS (the blocks pass, the pockets are not proved) or UNPROVED.
-    """
-    ok = scratch[SUMS, 0]
-    if ok < 0:
-        return UNPROVED
-    if _is_cut(n, taken, c):
-        return SEALED
-    if ((ok >> d) & 1) == 0:
-        return SEALED if ok & KNOWN else UNPROVED
-    k = scratch[CUTS, 0]
-    first = end if k == 0 else scratch[CUTS, k]
-    beyond = 0 if k == 0 else scratch[SUMS, k]
-    total = colour[0] * (1 - (n * n - free_count) % 2)
-    if 2 * (total - beyond) != colour[c] + colour[first]:
-        return UNPROVED
-    for e in range(4):
-        a = nb[c, e]
-        if a < 0 or taken[a] or a == end:
-            continue
-        if _is_cut(n, taken, a):
-            if a != first:
-                return POCKETS
-            # the pocket search on G - q1 sees only X, the part before q1. At the root c: the
-            # parts of X - c, each next to q1 (c is no cut cell), so one less than q1's groups
-            # without c; one may hang there, of colour sum 0 (c and q1 are neighbours)
-            before = total - beyond - colour[a]  # the colour sum of X
-            taken[c] = 1
-            g = _sides(n, taken, a) & 15
-            taken[c] = 0
-            if g > 2 or (g == 2 and before - colour[c] != 0):
-                return POCKETS
-            # elsewhere, at the cut cells of X - q1: q1's neighbours that gained a group
-            taken[a] = 1
-            gates = 0
-            for i in range(8):
-                xx = a % n + _RX[i]
-                yy = a // n + _RY[i]
-                if 0 <= xx < n and 0 <= yy < n:
-                    p = yy * n + xx
-                    if not taken[p] and p != c and _is_cut(n, taken, p):
-                        gates |= 1 << i
-            taken[a] = 0
-            for i in range(8):
-                if (gates >> i) & 1:
-                    p = a + _RY[i] * n + _RX[i]
-                    if not pocket_ok(nb, colour, taken, a, p, c, -1, before, scratch, False):
-                        return POCKETS
-        else:
-            gates = _no_pocket_at(n, taken, a, c, end, total * colour[a])
-            if gates < 0:
-                return POCKETS
-            for i in range(8):
-                if (gates >> i) & 1:
-                    p = a + _RY[i] * n + _RX[i]
-                    if not pocket_ok(nb, colour, taken, a, p, c, end, total, scratch, True):
-                        return POCKETS
-    return PASS_
 
 
 @njit(cache=True)

@@ -115,7 +115,7 @@ def _count(m):
 
 
 @njit(cache=True)
-def _no_pocket_at(n, taken, a, c, end, units):
+def _no_pocket_at(n, taken, a, c, end, units, seeds):
     """Which free cells p may make {a, p} the gates of a pocket that :func:`_graph.pockets` refutes.
 
     Requires the free cells V connected, :func:`_graph.blocks` passing from
@@ -133,7 +133,9 @@ def _no_pocket_at(n, taken, a, c, end, units):
     such parts are one when the free cells round {a, p} form one arc
     (:func:`_arcs`). Returns -1 when a test fails, else the ring positions i
     (bit i, p = a + (_RX[i], _RY[i])) left undecided: two parts of V - {a, p}
-    reach the outer ring (:func:`labyrinth.rules._chain.pocket_ok` decides those).
+    reach the outer ring (:func:`labyrinth.rules._chain.pocket_ok` decides those),
+    with ``seeds[i]`` a cell of the part without ``c`` when V - {a, p} has
+    exactly two parts and ``c`` is no gate, else -1.
     """
     ax = a % n
     ay = a // n
@@ -193,8 +195,13 @@ def _no_pocket_at(n, taken, a, c, end, units):
                 if pockets > 1 or sum_ != want:
                     return -1
         if outer > 1:
-            if _arcs(free, gates) > 1:
+            arcs = _arcs(free, gates, cbit)
+            if (arcs & 255) > 1:
                 undecided |= 1 << i
+                seeds[i] = -1
+            if (arcs & 255) == 2 and arcs >> 8 != 63:
+                j = arcs >> 8
+                seeds[i] = (ay + j // 7 - 3) * n + ax + j % 7 - 3
         elif outer and (inner_c or cbit & gates) and (inner_e or ebit & gates):
             # the outer part is a pocket: its sum is that of V less the gates' and the inner parts'
             p_units = 1 if want == -1 else -1
@@ -204,16 +211,19 @@ def _no_pocket_at(n, taken, a, c, end, units):
 
 
 @njit(inline="always")
-def _arcs(free, gates):
+def _arcs(free, gates, cbit):
     """How many parts the free cells round ``gates`` (two 8-adjacent cells, 7x7 window bits) form.
 
     With the line and the border one 8-connected wall, that many parts has
     V - gates (as :func:`_sides` counts them round one cell; Rosenfeld 1970).
+    Returns that number plus 256 times the window bit index of a cell in the
+    first of them that does not hold ``cbit`` (63: none).
     """
     h = gates | ((gates << 1) & 0x1fbf7efdfbf7e) | ((gates >> 1) & 0xfdfbf7efdfbf)
     ring = (h | (h << 7) | (h >> 7)) & 0x1ffffffffffff & free & ~gates
     wanted = _grow(gates) & ring
     k = 0
+    seed = 63
     while wanted:
         part = wanted & -wanted
         while True:
@@ -223,4 +233,6 @@ def _arcs(free, gates):
             part = nxt
         wanted &= ~part
         k += 1
-    return k
+        if seed == 63 and not part & cbit:
+            seed = _count((part & -part) - 1)
+    return k + 256 * seed

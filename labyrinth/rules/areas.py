@@ -36,15 +36,19 @@ from numba import njit
 
 from labyrinth.engine import _graph
 from labyrinth.rules._chain import (
-    POCKETS,
     SEALED,
     SUMS,
-    UNPROVED,
     _chain_from_blocks,
-    _chain_verdict,
     _take,
     chain_reset,
     track_step,
+)
+from labyrinth.rules._pockets import (
+    POCKETS,
+    UNPROVED,
+    _chain_verdict,
+    pocket_forget,
+    pocket_reset,
 )
 from labyrinth.rules._ring import _cuts_in, _is_cut, _ring_groups, _sides
 from labyrinth.rules.base import DISABLE, CompiledRule
@@ -176,6 +180,7 @@ def track_init(nb, n, taken, area, scratch):
                     sp += 1
                     stack[sp] = w
     chain_reset(scratch)
+    pocket_reset(scratch)
     area[4, 1] = 1 + cuts
     area[4, 2] = (0 if reached == free else 2) + (1 if reached == free and cuts == 0 else 0)
 
@@ -283,6 +288,7 @@ def area_verdict(nb, colour, n, end, taken, head, d, free_count, scratch, area):
         track = 2 if area[4, 2] & 1 else 1
         if track == 1:
             scratch[SUMS, 0] = -1
+            pocket_forget(scratch)  # the line may have changed otherwise than by steps (the enumeration)
     verdict = area_status(nb, colour, n, end, taken, head, d, free_count, scratch, area[4, 0], track)
     if track == 1 and scratch[SUMS, 0] >= 0:
         area[4, 2] |= 1  # a passing block search left the chain
