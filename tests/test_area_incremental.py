@@ -214,7 +214,9 @@ def test_every_verdict_matches_along_random_lines_with_the_chain(n):
     fast, full = _programs()
     t = Tables.of(State.from_moves(n, "").board)
     arrays = full.patterns.arrays()
-    compared = {"all": 0, "with cut cells": 0}
+    from labyrinth.rules._chain import PGEN, PKEY
+
+    compared = {"all": 0, "with cut cells": 0, "pocket cache hits": 0, "two-part floods": 0}
 
     def check(head, taken, scratch, area):
         if head == t.end:
@@ -247,4 +249,63 @@ def test_every_verdict_matches_along_random_lines_with_the_chain(n):
             d = int(np.nonzero(t.nb[head] == path[i])[0][0])
             areas.track_step(t.nb, t.colour, n, t.end, taken, head, d, free_count - 1, area, scratch)
         areas.track_stop(area)
+        compared["pocket cache hits"] += int(scratch[PGEN, 1])
+        compared["two-part floods"] += int(scratch[PKEY, 0])
     assert compared["with cut cells"] > 50
+    # the pair checks of the chain verdict ran the two-part flood, and reused a carried pocket
+    assert compared["two-part floods"] >= 20 and compared["pocket cache hits"] >= 1, compared
+
+
+@pytest.mark.parametrize("n,seed,walks", [(9, 7, 30), (15, 8, 12), (21, 9, 8)])
+def test_two_part_floods_and_the_pocket_cache_match_the_full_pocket_test(n, seed, walks):
+    """Along walks, every pair of gates the 7x7 window leaves open gets pocket_ok's answer from pair_ok.
+
+    pair_ok decides a pair from the pocket cache (Y carried over from earlier steps) or by the
+    two-part flood; pocket_ok floods every part afresh. Both branches must be taken, often.
+    """
+    from labyrinth.rules._chain import MARK, PGEN, PKEY, pocket_ok
+    from labyrinth.rules._pockets import pair_ok, pocket_reset
+    from labyrinth.rules._ring import _RX, _RY, _is_cut, _no_pocket_at
+
+    fast, _ = _programs()
+    t = Tables.of(State.from_moves(n, "").board)
+    nb, colour, end = t.nb, t.colour, t.end
+    counts = {"pairs": 0, "refuted": 0, "hits": 0, "floods": 0}
+    start = State.from_moves(n, "")
+    for k in range(walks):
+        path, _ = fast.runner.walk(start, seed, k)
+        scratch, fresh = t.scratch(), t.scratch()
+        pocket_reset(scratch)
+        scratch[MARK, :] = 0  # the floods' marks start clear (track_init clears them for the walker)
+        fresh[MARK, :] = 0
+        seeds = np.zeros(8, dtype=np.int32)
+        taken = np.zeros(n * n, dtype=np.uint8)
+        taken[path[0]] = 1
+        for i in range(1, len(path)):
+            head = int(path[i - 1])
+            total = int(colour[0]) * (1 - i % 2)  # the free cells' colour sum (i cells taken)
+            for d in range(4):
+                c = int(nb[head, d])
+                if c < 0 or taken[c] or c == end:
+                    continue
+                for e in range(4):
+                    a = int(nb[c, e])
+                    if a < 0 or taken[a] or a == end or _is_cut(n, taken, a):
+                        continue
+                    gates = _no_pocket_at(n, taken, a, c, end, total * int(colour[a]), seeds)
+                    if gates < 0:
+                        continue
+                    for j in range(8):
+                        if gates >> j & 1:
+                            p = a + _RY[j] * n + _RX[j]
+                            expected = pocket_ok(nb, colour, taken, a, p, c, end, total, fresh, True)
+                            got = pair_ok(nb, colour, n, taken, a, j, int(seeds[j]), c, head, end, total, scratch)
+                            assert got == expected, (k, i, c, a, p)
+                            counts["pairs"] += 1
+                            counts["refuted"] += int(not expected)
+            taken[path[i]] = 1
+        counts["hits"] += int(scratch[PGEN, 1])
+        counts["floods"] += int(scratch[PKEY, 0])
+    # the new branches are exercised, not only the fallback
+    assert counts["hits"] >= 5 * walks and counts["floods"] >= 20 * walks, counts
+    assert counts["refuted"] > 0, counts

@@ -1,4 +1,4 @@
-"""The chain of cut cells of the free cells along a walk, and the small-side floods that keep it.
+"""The chain of cut cells of the free cells along a walk, the small-side floods that keep it, and its verdicts.
 
 The walker's bookkeeping (:mod:`labyrinth.rules.areas`) proves a PASS of the
 GLOBAL area analysis from local work. When the free cells V have cut cells
@@ -27,17 +27,39 @@ two sides by flooding them in turns until the smaller one is done.
 import numpy as np
 from numba import njit
 
-__all__ = ["CUTS", "KNOWN", "MARK", "ROWS", "SUMS", "chain_reset", "parts", "pocket_ok", "split_at"]
+from labyrinth.engine import _graph
+from labyrinth.rules._ring import _RX, _RY, _cuts_in, _is_cut, _ring_groups
+
+__all__ = [
+    "CUTS",
+    "KNOWN",
+    "MARK",
+    "PAUX",
+    "PGEN",
+    "PKEY",
+    "PVAL",
+    "ROWS",
+    "SUMS",
+    "chain_reset",
+    "parts",
+    "pocket_ok",
+    "split_at",
+]
 
 #: scratch rows of the chain (``blocks`` uses rows 0-8)
 MARK, CUTS, SUMS = 9, 10, 11
-ROWS = 12
+#: scratch rows of the pocket cache (:mod:`labyrinth.rules._pockets`)
+PKEY, PVAL, PGEN, PAUX = 12, 13, 14, 15
+ROWS = 16
 #: in ``scratch[SUMS, 0]``: the move mask is known (a chain read off a block search knows no move)
 KNOWN = 16
 #: ``info`` columns of :func:`parts` per label: cells, colour sum, holds ``c``, holds the end, part (root
 #: label), queue head and tail (its queue in ``scratch[label]``), seed; then the whole part's four counts
 CELLS, SUM, HAS_C, HAS_END, ROOT, HEAD, TAIL, SEED, WHOLE = 0, 1, 2, 3, 4, 5, 6, 7, 8
 INFO = 12
+#: verdicts of :func:`_chain_verdict`: the graph's PASS, and SEALED as :func:`labyrinth.rules.areas.area_status` says it
+PASS_ = _graph.PASS
+SEALED = 8
 
 @njit(cache=True)
 def chain_reset(scratch):
@@ -190,7 +212,7 @@ def pocket_ok(nb, colour, taken, a, p, c, end, total, scratch, both):
     neither ``c`` nor the end (p may be either); the search refutes two
     pockets, or one whose colour sum is not -(col(a) + col(p)) / 2 (the path
     crosses it once, from p to a or back). Exact, as
-    :func:`labyrinth.rules.areas._no_pocket_at` is in its window. Without
+    :func:`labyrinth.rules._ring._no_pocket_at` is in its window. Without
     ``both`` the floods start from p's neighbours only: they stay in the part
     of the free cells minus a that holds p, of colour sum ``total`` (``end``
     -1: the end is not there).
@@ -257,3 +279,125 @@ def split_at(nb, colour, taken, x, h, end, cells, total, scratch, side):
     unmark(scratch, ns, info)
     taken[x] -= 1
     return mask
+
+
+@njit(cache=True)
+def _take(n, taken, h, area):
+    """Mark ``h`` taken and keep the counts; returns (ring groups before, after, h was a cut cell)."""
+    before = _ring_groups(n, taken, h)
+    cut = 1 if _is_cut(n, taken, h) else 0
+    taken[h] = 1
+    after = _ring_groups(n, taken, h)
+    area[4, 1] += _cuts_in(after) - _cuts_in(before) - cut
+    area[4, 2] = (area[4, 2] & ~1) + 2 * cut
+    return before, after, cut
+
+
+@njit(cache=True)
+def _chain_step(nb, colour, n, end, taken, h, before, after, left, scratch):
+    """Carry the chain of cut cells over the step onto ``h`` (taken now; ``left`` free cells remain).
+
+    Requires the chain valid before the step and ``h`` a non-cut cell on the
+    head's side of its first cut cell q1. Only cells around ``h`` change their
+    group count: q1 drops out when nothing was left before it (2 groups -> 1),
+    and a cell whose count went from 1 to 2 is a new cut cell between the
+    head and q1, measured by :func:`split_at`. Returns False (the chain is
+    lost) for any other change, when no move can stay on the head's side of
+    every new cut cell, or when a new segment's colour balance fails.
+    """
+    total = colour[0] * (1 - (n * n - left) % 2)
+    k = scratch[CUTS, 0]
+    xs = np.empty(8, dtype=np.int64)
+    nx = 0
+    for i in range(8):
+        gb = (before >> (3 * i)) & 7
+        ga = (after >> (3 * i)) & 7
+        if gb == ga:
+            continue
+        r = (h // n + _RY[i]) * n + h % n + _RX[i]
+        if gb >= 2:
+            if ga != 1 or k == 0 or scratch[CUTS, k] != r:
+                return False
+            k -= 1
+        elif gb == 1 and ga == 2 and r != end:
+            xs[nx] = r
+            nx += 1
+        else:
+            return False
+    mask = 15
+    cells = np.empty(8, dtype=np.int64)
+    sums = np.empty(8, dtype=np.int64)
+    side = np.empty(2, dtype=np.int64)
+    for j in range(nx):
+        m = split_at(nb, colour, taken, xs[j], h, end, left, total, scratch, side)
+        if m < 0:
+            return False
+        mask &= m
+        cells[j] = side[0]
+        sums[j] = side[1]
+    if mask == 0:
+        return False
+    # push the new cut cells, nearest the end (fewest cells beyond) first
+    for _ in range(nx):
+        best = -1
+        for j in range(nx):
+            if xs[j] >= 0 and (best < 0 or cells[j] < cells[best]):
+                best = j
+        x = xs[best]
+        xs[best] = -1
+        w = end if k == 0 else scratch[CUTS, k]
+        beyond = 0 if k == 0 else scratch[SUMS, k]
+        if 2 * (colour[x] + sums[best] - beyond) != colour[x] + colour[w]:
+            return False
+        k += 1
+        scratch[CUTS, k] = x
+        scratch[SUMS, k] = sums[best]
+    scratch[CUTS, 0] = k
+    scratch[SUMS, 0] = mask | KNOWN
+    return True
+
+
+@njit(cache=True)
+def track_step(nb, colour, n, end, taken, head, d, left, area, scratch):
+    """Take the step from ``head`` in direction ``d`` after a decision; returns the new head.
+
+    ``left`` counts the free cells after the step. If the chain of cut cells
+    was known and the cell entered lay on the head's side of all of them
+    (its area verdict was PASS, or it is no cut cell and the chain's move
+    mask has it), :func:`_chain_step` carries the chain over; bit 0 of
+    ``area[4, 2]`` says it did. Without cut cells and splits the chain is
+    empty and known anyway.
+    """
+    c = nb[head, d]
+    if area[4, 1] <= 0:
+        taken[c] = 1
+        return c
+    ok = scratch[SUMS, 0]
+    allowed = (area[4, 2] & 1) == 1 and (area[d, 0] == PASS_ or ((ok >> d) & 1) == 1)
+    before, after, cut = _take(n, taken, c, area)
+    if (allowed and cut == 0 and _chain_step(nb, colour, n, end, taken, c, before, after, left, scratch)
+            and scratch[CUTS, 0] == area[4, 1] - 1):
+        area[4, 2] |= 1
+    elif area[4, 1] == 1 and area[4, 2] < 2:
+        scratch[CUTS, 0] = 0
+        scratch[SUMS, 0] = 15 | KNOWN
+        area[4, 2] |= 1
+    return c
+
+
+@njit(cache=True)
+def _chain_from_blocks(end, head, scratch):
+    """Read the chain of cut cells off a passing :func:`_graph.blocks` search (no move known to stay before q1)."""
+    parent = scratch[2]
+    sub = scratch[3]
+    sep = scratch[5]
+    k = 0
+    v = parent[end]
+    while v >= 0 and v != head:
+        if sep[v] >= 0:
+            k += 1
+            scratch[CUTS, k] = v
+            scratch[SUMS, k] = sub[sep[v]]
+        v = parent[v]
+    scratch[CUTS, 0] = k
+    scratch[SUMS, 0] = 0

@@ -32,11 +32,25 @@ or 2 (the cell entered, or a free neighbour of it, loses the link between its
 free sides): many times faster, and weaker.
 """
 
-import numpy as np
 from numba import njit
 
 from labyrinth.engine import _graph
-from labyrinth.rules._chain import CUTS, KNOWN, SUMS, chain_reset, pocket_ok, split_at
+from labyrinth.rules._chain import (
+    SEALED,
+    SUMS,
+    _chain_from_blocks,
+    _take,
+    chain_reset,
+    track_step,
+)
+from labyrinth.rules._pockets import (
+    POCKETS,
+    UNPROVED,
+    _chain_verdict,
+    pocket_forget,
+    pocket_reset,
+)
+from labyrinth.rules._ring import _cuts_in, _is_cut, _ring_groups, _sides
 from labyrinth.rules.base import DISABLE, CompiledRule
 
 __all__ = [
@@ -58,46 +72,13 @@ __all__ = [
 NEAR_BORDER, OLDER_LINE, COUNT_AREA, COLOUR_IMBALANCE = 2, 3, 4, 5
 #: :func:`area_status` results besides the graph verdicts
 UNTOUCHED = -1  # the step closes nothing: not analysed
-SEALED = 8  # sealed near the border (the graph verdict is SPLIT/HEAD_CUT/HANGING)
+# SEALED (8, from labyrinth.rules._chain): sealed near the border (the graph verdict is SPLIT/HEAD_CUT/HANGING)
 SEALED_BY_LINE = 9
 #: how far the area analysis looks (a rule set's choice: ``default`` global, ``fast`` local)
 LOCAL, GLOBAL = 0, 1
 PASS_ = _graph.PASS
 PARITY = _graph.PARITY
 COLOUR = _graph.COLOUR
-
-# ring around a cell in circular order: U, UR, R, DR, D, DL, L, UL
-_RX = (0, 1, 1, 1, 0, -1, -1, -1)
-_RY = (-1, -1, 0, 1, 1, 1, 0, -1)
-
-
-@njit(cache=True)
-def _sides(n, taken, c):
-    """Separate groups of free orthogonal neighbours of ``c``, linked through free corners.
-
-    Returns ``groups + 16 * touches_border``.
-    """
-    x = c % n
-    y = c // n
-    ring = 0
-    border = 0
-    for i in range(8):
-        xx = x + _RX[i]
-        yy = y + _RY[i]
-        if xx < 0 or yy < 0 or xx >= n or yy >= n:
-            border = 1
-        elif not taken[yy * n + xx]:
-            ring |= 1 << i
-    ports = 0
-    links = 0
-    for i in range(0, 8, 2):
-        if ring & (1 << i):
-            ports += 1
-            j = (i + 2) % 8
-            if (ring & (1 << j)) and (ring & (1 << (i + 1))):
-                links += 1
-    groups = 1 if ports > 0 and links == ports else ports - links
-    return groups + 16 * border
 
 
 @njit(cache=True)
@@ -158,49 +139,6 @@ def _dead_end_beside(nb, end, taken, c, left):
 TRACK_OFF = -1
 
 
-@njit(cache=True)
-def _is_cut(n, taken, x):
-    """True if the free cell ``x`` may be a cut cell: its free neighbours form two or more groups."""
-    return (_sides(n, taken, x) & 15) >= 2
-
-
-@njit(inline="always")
-def _step(n, c, e):
-    """The neighbour of ``c`` in direction ``e`` (U, D, L, R), or -1 off the board."""
-    x = c % n
-    y = c // n
-    if e == 0:
-        return c - n if y > 0 else -1
-    if e == 1:
-        return c + n if y < n - 1 else -1
-    if e == 2:
-        return c - 1 if x > 0 else -1
-    return c + 1 if x < n - 1 else -1
-
-
-@njit(cache=True)
-def _ring_groups(n, taken, h):
-    """The group counts (:func:`_sides`) of the free cells around ``h``, 3 bits per ring cell."""
-    x = h % n
-    y = h // n
-    packed = 0
-    for i in range(8):
-        xx = x + _RX[i]
-        yy = y + _RY[i]
-        if 0 <= xx < n and 0 <= yy < n and not taken[yy * n + xx]:
-            packed |= (_sides(n, taken, yy * n + xx) & 7) << (3 * i)
-    return packed
-
-
-@njit(cache=True)
-def _cuts_in(packed):
-    """How many of the packed group counts are two or more."""
-    k = 0
-    for i in range(8):
-        if ((packed >> (3 * i)) & 7) >= 2:
-            k += 1
-    return k
-
 
 @njit(cache=True)
 def track_init(nb, n, taken, area, scratch):
@@ -242,6 +180,7 @@ def track_init(nb, n, taken, area, scratch):
                     sp += 1
                     stack[sp] = w
     chain_reset(scratch)
+    pocket_reset(scratch)
     area[4, 1] = 1 + cuts
     area[4, 2] = (0 if reached == free else 2) + (1 if reached == free and cuts == 0 else 0)
 
@@ -253,17 +192,6 @@ def track_stop(area):
         area[4, 1] = 0
         area[4, 2] = 0
 
-
-@njit(cache=True)
-def _take(n, taken, h, area):
-    """Mark ``h`` taken and keep the counts; returns (ring groups before, after, h was a cut cell)."""
-    before = _ring_groups(n, taken, h)
-    cut = 1 if _is_cut(n, taken, h) else 0
-    taken[h] = 1
-    after = _ring_groups(n, taken, h)
-    area[4, 1] += _cuts_in(after) - _cuts_in(before) - cut
-    area[4, 2] = (area[4, 2] & ~1) + 2 * cut
-    return before, after, cut
 
 
 @njit(cache=True)
@@ -287,330 +215,6 @@ def track_release(n, taken, h, area):
     area[4, 1] += _cuts_in(_ring_groups(n, taken, h)) + cut - before
     area[4, 2] = (area[4, 2] & ~1) - 2 * cut
 
-
-@njit(cache=True)
-def _chain_step(nb, colour, n, end, taken, h, before, after, left, scratch):
-    """Carry the chain of cut cells over the step onto ``h`` (taken now; ``left`` free cells remain).
-
-    Requires the chain valid before the step and ``h`` a non-cut cell on the
-    head's side of its first cut cell q1. Only cells around ``h`` change their
-    group count: q1 drops out when nothing was left before it (2 groups -> 1),
-    and a cell whose count went from 1 to 2 is a new cut cell between the
-    head and q1, measured by :func:`split_at`. Returns False (the chain is
-    lost) for any other change, when no move can stay on the head's side of
-    every new cut cell, or when a new segment's colour balance fails.
-    """
-    total = colour[0] * (1 - (n * n - left) % 2)
-    k = scratch[CUTS, 0]
-    xs = np.empty(8, dtype=np.int64)
-    nx = 0
-    for i in range(8):
-        gb = (before >> (3 * i)) & 7
-        ga = (after >> (3 * i)) & 7
-        if gb == ga:
-            continue
-        r = (h // n + _RY[i]) * n + h % n + _RX[i]
-        if gb >= 2:
-            if ga != 1 or k == 0 or scratch[CUTS, k] != r:
-                return False
-            k -= 1
-        elif gb == 1 and ga == 2 and r != end:
-            xs[nx] = r
-            nx += 1
-        else:
-            return False
-    mask = 15
-    cells = np.empty(8, dtype=np.int64)
-    sums = np.empty(8, dtype=np.int64)
-    side = np.empty(2, dtype=np.int64)
-    for j in range(nx):
-        m = split_at(nb, colour, taken, xs[j], h, end, left, total, scratch, side)
-        if m < 0:
-            return False
-        mask &= m
-        cells[j] = side[0]
-        sums[j] = side[1]
-    if mask == 0:
-        return False
-    # push the new cut cells, nearest the end (fewest cells beyond) first
-    for _ in range(nx):
-        best = -1
-        for j in range(nx):
-            if xs[j] >= 0 and (best < 0 or cells[j] < cells[best]):
-                best = j
-        x = xs[best]
-        xs[best] = -1
-        w = end if k == 0 else scratch[CUTS, k]
-        beyond = 0 if k == 0 else scratch[SUMS, k]
-        if 2 * (colour[x] + sums[best] - beyond) != colour[x] + colour[w]:
-            return False
-        k += 1
-        scratch[CUTS, k] = x
-        scratch[SUMS, k] = sums[best]
-    scratch[CUTS, 0] = k
-    scratch[SUMS, 0] = mask | KNOWN
-    return True
-
-
-@njit(cache=True)
-def track_step(nb, colour, n, end, taken, head, d, left, area, scratch):
-    """Take the step from ``head`` in direction ``d`` after a decision; returns the new head.
-
-    ``left`` counts the free cells after the step. If the chain of cut cells
-    was known and the cell entered lay on the head's side of all of them
-    (its area verdict was PASS, or it is no cut cell and the chain's move
-    mask has it), :func:`_chain_step` carries the chain over; bit 0 of
-    ``area[4, 2]`` says it did. Without cut cells and splits the chain is
-    empty and known anyway.
-    """
-    c = nb[head, d]
-    if area[4, 1] <= 0:
-        taken[c] = 1
-        return c
-    ok = scratch[SUMS, 0]
-    allowed = (area[4, 2] & 1) == 1 and (area[d, 0] == PASS_ or ((ok >> d) & 1) == 1)
-    before, after, cut = _take(n, taken, c, area)
-    if (allowed and cut == 0 and _chain_step(nb, colour, n, end, taken, c, before, after, left, scratch)
-            and scratch[CUTS, 0] == area[4, 1] - 1):
-        area[4, 2] |= 1
-    elif area[4, 1] == 1 and area[4, 2] < 2:
-        scratch[CUTS, 0] = 0
-        scratch[SUMS, 0] = 15 | KNOWN
-        area[4, 2] |= 1
-    return c
-
-
-@njit(inline="always")
-def _grow(m):
-    """The 4-neighbours of the cells of ``m`` in a 7x7 window (bit ``7 * row + column``)."""
-    return (((m << 1) & 0x1fbf7efdfbf7e) | ((m >> 1) & 0xfdfbf7efdfbf) | (m << 7) | (m >> 7)) & 0x1ffffffffffff
-
-
-#: the outer ring of the 7x7 window, and its cells of the centre's colour
-_OUTER = 0x1fe0c183060ff
-_EVEN = 0x1555555555555
-
-
-@njit(inline="always")
-def _count(m):
-    k = 0
-    while m:
-        m &= m - 1
-        k += 1
-    return k
-
-
-@njit(cache=True)
-def _no_pocket_at(n, taken, a, c, end, units):
-    """Which free cells p may make {a, p} the gates of a pocket that :func:`_graph.pockets` refutes.
-
-    Requires the free cells V connected, :func:`_graph.blocks` passing from
-    ``c``, and a's free neighbours linked around its ring (one group). A pocket
-    is a part of V - {a, p} holding neither ``c`` nor ``end``; the search
-    refutes two pockets at one p, or one whose colour sum is not
-    -(col(a) + col(p)) / 2. A p outside a's ring has no pocket: every path
-    through a has a detour round the ring, so V - {a, p} has the parts of
-    V - p, and those hold c or end since the blocks pass. For each free p in
-    the ring, the parts are flooded from the free neighbours of a and p inside
-    the 7x7 window around ``a``; a part that never reaches the window's outer
-    ring is a whole part of V - {a, p}, so its pocket test is exact. One part
-    reaching the outer ring is a whole part too, of colour sum ``units`` (the
-    sum of V, in units of col(a)) less the gates and the inner parts. Two
-    such parts are one when the free cells round {a, p} form one arc
-    (:func:`_arcs`). Returns -1 when a test fails, else the ring positions i
-    (bit i, p = a + (_RX[i], _RY[i])) left undecided: two parts of V - {a, p}
-    reach the outer ring (:func:`labyrinth.rules._chain.pocket_ok` decides those).
-    """
-    ax = a % n
-    ay = a // n
-    free = 0
-    cbit = 0
-    ebit = 0
-    for j in range(7):
-        yy = ay + j - 3
-        if yy < 0 or yy >= n:
-            continue
-        for i in range(7):
-            xx = ax + i - 3
-            if 0 <= xx < n:
-                cell = yy * n + xx
-                bit = 1 << (7 * j + i)
-                if not taken[cell]:
-                    free |= bit
-                if cell == c:
-                    cbit = bit
-                elif cell == end:
-                    ebit = bit
-    centre = 1 << 24
-    undecided = 0
-    for i in range(8):
-        bit = 1 << (24 + 7 * _RY[i] + _RX[i])
-        if not free & bit:
-            continue
-        gates = centre | bit
-        m = free & ~gates
-        wanted = _grow(gates) & m
-        outer = 0  # parts reaching the window's outer ring
-        pockets = 0
-        inner_c = False
-        inner_e = False
-        inner = 0  # the inner parts' colour sum
-        # a pocket's colour sum, in units of col(a): -1 for a diagonal p, 0 for an orthogonal one
-        want = -1 if _RX[i] != 0 and _RY[i] != 0 else 0
-        while wanted:
-            part = wanted & -wanted
-            while True:
-                nxt = (part | _grow(part)) & m
-                if nxt == part:
-                    break
-                part = nxt
-            wanted &= ~part
-            if part & _OUTER:
-                outer += 1
-                continue
-            has_c = (part & cbit) != 0
-            has_e = (part & ebit) != 0
-            inner_c = inner_c or has_c
-            inner_e = inner_e or has_e
-            sum_ = _count(part & _EVEN) - _count(part & ~_EVEN)
-            inner += sum_
-            if not has_c and not has_e:
-                pockets += 1
-                if pockets > 1 or sum_ != want:
-                    return -1
-        if outer > 1:
-            if _arcs(free, gates) > 1:
-                undecided |= 1 << i
-        elif outer and (inner_c or cbit & gates) and (inner_e or ebit & gates):
-            # the outer part is a pocket: its sum is that of V less the gates' and the inner parts'
-            p_units = 1 if want == -1 else -1
-            if pockets > 0 or units - 1 - p_units - inner != want:
-                return -1
-    return undecided
-
-
-@njit(inline="always")
-def _arcs(free, gates):
-    """How many parts the free cells round ``gates`` (two 8-adjacent cells, 7x7 window bits) form.
-
-    With the line and the border one 8-connected wall, that many parts has
-    V - gates (as :func:`_sides` counts them round one cell; Rosenfeld 1970).
-    """
-    h = gates | ((gates << 1) & 0x1fbf7efdfbf7e) | ((gates >> 1) & 0xfdfbf7efdfbf)
-    ring = (h | (h << 7) | (h >> 7)) & 0x1ffffffffffff & free & ~gates
-    wanted = _grow(gates) & ring
-    k = 0
-    while wanted:
-        part = wanted & -wanted
-        while True:
-            nxt = (part | _grow(part)) & ring
-            if nxt == part:
-                break
-            part = nxt
-        wanted &= ~part
-        k += 1
-    return k
-
-
-#: :func:`_chain_verdict` results besides PASS and SEALED
-UNPROVED = -1  # run the full analysis
-POCKETS = -2  # the blocks pass: run only the pocket search
-
-
-@njit(cache=True)
-def _chain_verdict(nb, colour, n, end, taken, c, d, free_count, scratch):
-    """The GLOBAL analysis' verdict on the step onto ``c`` (direction ``d``) from local work, where it can tell.
-
-    Precondition (the bookkeeping's): the chain of cut cells in ``scratch`` is
-    that of the free cells V (``taken`` as before the step, ``c`` free), and
-    ``c`` leaves no dead end beside it. A cut cell ``c`` or one on the end's
-    side of a cut cell (the chain's move mask) makes :func:`_graph.blocks`
-    fail with SPLIT, HEAD_CUT or HANGING: SEALED (the caller tells border from
-    line). Otherwise the blocks pass from ``c`` when the first segment, from
-    ``c`` to q1 (or the end), has the colour sum (col(c) + col(q1)) / 2: the
-    sum of V, which follows from the line's length (the line alternates
-    colours from the start corner, whose colour has one cell more on the odd
-    board), less the sum beyond q1; the other segments were checked when
-    their cut cells joined the chain. A pocket of :func:`_graph.pockets` at a
-    free neighbour a of ``c`` is then ruled out by :func:`_no_pocket_at`, and
-    where its window cannot tell, by :func:`labyrinth.rules._chain.pocket_ok`;
-    when a is q1, the search on G - a stays in the part before q1, whose cut
-    cells are a's neighbours that gained a group. Returns PASS, SEALED,
-    POCKETS (the blocks pass, the pockets are not proved) or UNPROVED.
-    """
-    ok = scratch[SUMS, 0]
-    if ok < 0:
-        return UNPROVED
-    if _is_cut(n, taken, c):
-        return SEALED
-    if ((ok >> d) & 1) == 0:
-        return SEALED if ok & KNOWN else UNPROVED
-    k = scratch[CUTS, 0]
-    first = end if k == 0 else scratch[CUTS, k]
-    beyond = 0 if k == 0 else scratch[SUMS, k]
-    total = colour[0] * (1 - (n * n - free_count) % 2)
-    if 2 * (total - beyond) != colour[c] + colour[first]:
-        return UNPROVED
-    for e in range(4):
-        a = nb[c, e]
-        if a < 0 or taken[a] or a == end:
-            continue
-        if _is_cut(n, taken, a):
-            if a != first:
-                return POCKETS
-            # the pocket search on G - q1 sees only X, the part before q1. At the root c: the
-            # parts of X - c, each next to q1 (c is no cut cell), so one less than q1's groups
-            # without c; one may hang there, of colour sum 0 (c and q1 are neighbours)
-            before = total - beyond - colour[a]  # the colour sum of X
-            taken[c] = 1
-            g = _sides(n, taken, a) & 15
-            taken[c] = 0
-            if g > 2 or (g == 2 and before - colour[c] != 0):
-                return POCKETS
-            # elsewhere, at the cut cells of X - q1: q1's neighbours that gained a group
-            taken[a] = 1
-            gates = 0
-            for i in range(8):
-                xx = a % n + _RX[i]
-                yy = a // n + _RY[i]
-                if 0 <= xx < n and 0 <= yy < n:
-                    p = yy * n + xx
-                    if not taken[p] and p != c and _is_cut(n, taken, p):
-                        gates |= 1 << i
-            taken[a] = 0
-            for i in range(8):
-                if (gates >> i) & 1:
-                    p = a + _RY[i] * n + _RX[i]
-                    if not pocket_ok(nb, colour, taken, a, p, c, -1, before, scratch, False):
-                        return POCKETS
-        else:
-            gates = _no_pocket_at(n, taken, a, c, end, total * colour[a])
-            if gates < 0:
-                return POCKETS
-            for i in range(8):
-                if (gates >> i) & 1:
-                    p = a + _RY[i] * n + _RX[i]
-                    if not pocket_ok(nb, colour, taken, a, p, c, end, total, scratch, True):
-                        return POCKETS
-    return PASS_
-
-
-@njit(cache=True)
-def _chain_from_blocks(end, head, scratch):
-    """Read the chain of cut cells off a passing :func:`_graph.blocks` search (no move known to stay before q1)."""
-    parent = scratch[2]
-    sub = scratch[3]
-    sep = scratch[5]
-    k = 0
-    v = parent[end]
-    while v >= 0 and v != head:
-        if sep[v] >= 0:
-            k += 1
-            scratch[CUTS, k] = v
-            scratch[SUMS, k] = sub[sep[v]]
-        v = parent[v]
-    scratch[CUTS, 0] = k
-    scratch[SUMS, 0] = 0
 
 
 @njit(cache=True)
@@ -684,6 +288,7 @@ def area_verdict(nb, colour, n, end, taken, head, d, free_count, scratch, area):
         track = 2 if area[4, 2] & 1 else 1
         if track == 1:
             scratch[SUMS, 0] = -1
+            pocket_forget(scratch)  # the line may have changed otherwise than by steps (the enumeration)
     verdict = area_status(nb, colour, n, end, taken, head, d, free_count, scratch, area[4, 0], track)
     if track == 1 and scratch[SUMS, 0] >= 0:
         area[4, 2] |= 1  # a passing block search left the chain

@@ -1,0 +1,238 @@
+"""The ring of 8 cells round a cell, and the 7x7 window round it, for the area analysis.
+
+Low-level helpers of :mod:`labyrinth.rules.areas` and :mod:`labyrinth.rules._chain`
+(their own module so both can use them without a circular import): the groups of free
+neighbours round a cell (:func:`_sides`, the cut-cell test), and the bit-board floods
+of the 7x7 window that rule out pockets near the head (:func:`_no_pocket_at`).
+
+A free cell with two or more groups is a cut cell: the line and the border form one
+8-connected wall (the line starts in a corner), so the free cells have no holes and
+a wall cell between two groups separates them (the digital Jordan theorem; Rosenfeld
+1970, "Connectivity in digital pictures"); the number of blocks at a cell is its
+number of groups.
+"""
+
+from numba import njit
+
+# ring around a cell in circular order: U, UR, R, DR, D, DL, L, UL
+_RX = (0, 1, 1, 1, 0, -1, -1, -1)
+_RY = (-1, -1, 0, 1, 1, 1, 0, -1)
+
+
+@njit(cache=True)
+def _sides(n, taken, c):
+    """Separate groups of free orthogonal neighbours of ``c``, linked through free corners.
+
+    Returns ``groups + 16 * touches_border``.
+    """
+    x = c % n
+    y = c // n
+    ring = 0
+    border = 0
+    for i in range(8):
+        xx = x + _RX[i]
+        yy = y + _RY[i]
+        if xx < 0 or yy < 0 or xx >= n or yy >= n:
+            border = 1
+        elif not taken[yy * n + xx]:
+            ring |= 1 << i
+    ports = 0
+    links = 0
+    for i in range(0, 8, 2):
+        if ring & (1 << i):
+            ports += 1
+            j = (i + 2) % 8
+            if (ring & (1 << j)) and (ring & (1 << (i + 1))):
+                links += 1
+    groups = 1 if ports > 0 and links == ports else ports - links
+    return groups + 16 * border
+
+
+
+@njit(cache=True)
+def _is_cut(n, taken, x):
+    """True if the free cell ``x`` may be a cut cell: its free neighbours form two or more groups."""
+    return (_sides(n, taken, x) & 15) >= 2
+
+
+@njit(inline="always")
+def _step(n, c, e):
+    """The neighbour of ``c`` in direction ``e`` (U, D, L, R), or -1 off the board."""
+    x = c % n
+    y = c // n
+    if e == 0:
+        return c - n if y > 0 else -1
+    if e == 1:
+        return c + n if y < n - 1 else -1
+    if e == 2:
+        return c - 1 if x > 0 else -1
+    return c + 1 if x < n - 1 else -1
+
+
+@njit(cache=True)
+def _ring_groups(n, taken, h):
+    """The group counts (:func:`_sides`) of the free cells around ``h``, 3 bits per ring cell."""
+    x = h % n
+    y = h // n
+    packed = 0
+    for i in range(8):
+        xx = x + _RX[i]
+        yy = y + _RY[i]
+        if 0 <= xx < n and 0 <= yy < n and not taken[yy * n + xx]:
+            packed |= (_sides(n, taken, yy * n + xx) & 7) << (3 * i)
+    return packed
+
+
+@njit(cache=True)
+def _cuts_in(packed):
+    """How many of the packed group counts are two or more."""
+    k = 0
+    for i in range(8):
+        if ((packed >> (3 * i)) & 7) >= 2:
+            k += 1
+    return k
+
+
+
+@njit(inline="always")
+def _grow(m):
+    """The 4-neighbours of the cells of ``m`` in a 7x7 window (bit ``7 * row + column``)."""
+    return (((m << 1) & 0x1fbf7efdfbf7e) | ((m >> 1) & 0xfdfbf7efdfbf) | (m << 7) | (m >> 7)) & 0x1ffffffffffff
+
+
+#: the outer ring of the 7x7 window, and its cells of the centre's colour
+_OUTER = 0x1fe0c183060ff
+_EVEN = 0x1555555555555
+
+
+@njit(inline="always")
+def _count(m):
+    k = 0
+    while m:
+        m &= m - 1
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def _no_pocket_at(n, taken, a, c, end, units, seeds):
+    """Which free cells p may make {a, p} the gates of a pocket that :func:`_graph.pockets` refutes.
+
+    Requires the free cells V connected, :func:`_graph.blocks` passing from
+    ``c``, and a's free neighbours linked around its ring (one group). A pocket
+    is a part of V - {a, p} holding neither ``c`` nor ``end``; the search
+    refutes two pockets at one p, or one whose colour sum is not
+    -(col(a) + col(p)) / 2. A p outside a's ring has no pocket: every path
+    through a has a detour round the ring, so V - {a, p} has the parts of
+    V - p, and those hold c or end since the blocks pass. For each free p in
+    the ring, the parts are flooded from the free neighbours of a and p inside
+    the 7x7 window around ``a``; a part that never reaches the window's outer
+    ring is a whole part of V - {a, p}, so its pocket test is exact. One part
+    reaching the outer ring is a whole part too, of colour sum ``units`` (the
+    sum of V, in units of col(a)) less the gates and the inner parts. Two
+    such parts are one when the free cells round {a, p} form one arc
+    (:func:`_arcs`). Returns -1 when a test fails, else the ring positions i
+    (bit i, p = a + (_RX[i], _RY[i])) left undecided: two parts of V - {a, p}
+    reach the outer ring (:func:`labyrinth.rules._chain.pocket_ok` decides those),
+    with ``seeds[i]`` a cell of the part without ``c`` when V - {a, p} has
+    exactly two parts and ``c`` is no gate, else -1.
+    """
+    ax = a % n
+    ay = a // n
+    free = 0
+    cbit = 0
+    ebit = 0
+    for j in range(7):
+        yy = ay + j - 3
+        if yy < 0 or yy >= n:
+            continue
+        for i in range(7):
+            xx = ax + i - 3
+            if 0 <= xx < n:
+                cell = yy * n + xx
+                bit = 1 << (7 * j + i)
+                if not taken[cell]:
+                    free |= bit
+                if cell == c:
+                    cbit = bit
+                elif cell == end:
+                    ebit = bit
+    centre = 1 << 24
+    undecided = 0
+    for i in range(8):
+        bit = 1 << (24 + 7 * _RY[i] + _RX[i])
+        if not free & bit:
+            continue
+        gates = centre | bit
+        m = free & ~gates
+        wanted = _grow(gates) & m
+        outer = 0  # parts reaching the window's outer ring
+        pockets = 0
+        inner_c = False
+        inner_e = False
+        inner = 0  # the inner parts' colour sum
+        # a pocket's colour sum, in units of col(a): -1 for a diagonal p, 0 for an orthogonal one
+        want = -1 if _RX[i] != 0 and _RY[i] != 0 else 0
+        while wanted:
+            part = wanted & -wanted
+            while True:
+                nxt = (part | _grow(part)) & m
+                if nxt == part:
+                    break
+                part = nxt
+            wanted &= ~part
+            if part & _OUTER:
+                outer += 1
+                continue
+            has_c = (part & cbit) != 0
+            has_e = (part & ebit) != 0
+            inner_c = inner_c or has_c
+            inner_e = inner_e or has_e
+            sum_ = _count(part & _EVEN) - _count(part & ~_EVEN)
+            inner += sum_
+            if not has_c and not has_e:
+                pockets += 1
+                if pockets > 1 or sum_ != want:
+                    return -1
+        if outer > 1:
+            arcs = _arcs(free, gates, cbit)
+            if (arcs & 255) > 1:
+                undecided |= 1 << i
+                seeds[i] = -1
+            if (arcs & 255) == 2 and arcs >> 8 != 63:
+                j = arcs >> 8
+                seeds[i] = (ay + j // 7 - 3) * n + ax + j % 7 - 3
+        elif outer and (inner_c or cbit & gates) and (inner_e or ebit & gates):
+            # the outer part is a pocket: its sum is that of V less the gates' and the inner parts'
+            p_units = 1 if want == -1 else -1
+            if pockets > 0 or units - 1 - p_units - inner != want:
+                return -1
+    return undecided
+
+
+@njit(inline="always")
+def _arcs(free, gates, cbit):
+    """How many parts the free cells round ``gates`` (two 8-adjacent cells, 7x7 window bits) form.
+
+    With the line and the border one 8-connected wall, that many parts has
+    V - gates (as :func:`_sides` counts them round one cell; Rosenfeld 1970).
+    Returns that number plus 256 times the window bit index of a cell in the
+    first of them that does not hold ``cbit`` (63: none).
+    """
+    h = gates | ((gates << 1) & 0x1fbf7efdfbf7e) | ((gates >> 1) & 0xfdfbf7efdfbf)
+    ring = (h | (h << 7) | (h >> 7)) & 0x1ffffffffffff & free & ~gates
+    wanted = _grow(gates) & ring
+    k = 0
+    seed = 63
+    while wanted:
+        part = wanted & -wanted
+        while True:
+            nxt = (part | _grow(part)) & ring
+            if nxt == part:
+                break
+            part = nxt
+        wanted &= ~part
+        k += 1
+        if seed == 63 and not part & cbit:
+            seed = _count((part & -part) - 1)
+    return k + 256 * seed
