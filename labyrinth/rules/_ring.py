@@ -100,6 +100,16 @@ def _grow(m):
     return (((m << 1) & 0x1fbf7efdfbf7e) | ((m >> 1) & 0xfdfbf7efdfbf) | (m << 7) | (m >> 7)) & 0x1ffffffffffff
 
 
+@njit(inline="always")
+def _fill(part, m):
+    """The cells of the window mask ``m`` 4-connected to ``part`` (a flood to a fixed point)."""
+    while True:
+        nxt = (part | _grow(part)) & m
+        if nxt == part:
+            return part
+        part = nxt
+
+
 #: the outer ring of the 7x7 window, and its cells of the centre's colour
 _OUTER = 0x1fe0c183060ff
 _EVEN = 0x1555555555555
@@ -174,12 +184,7 @@ def _no_pocket_at(n, taken, a, c, end, units, seeds):
         # a pocket's colour sum, in units of col(a): -1 for a diagonal p, 0 for an orthogonal one
         want = -1 if _RX[i] != 0 and _RY[i] != 0 else 0
         while wanted:
-            part = wanted & -wanted
-            while True:
-                nxt = (part | _grow(part)) & m
-                if nxt == part:
-                    break
-                part = nxt
+            part = _fill(wanted & -wanted, m)
             wanted &= ~part
             if part & _OUTER:
                 outer += 1
@@ -225,12 +230,7 @@ def _arcs(free, gates, cbit):
     k = 0
     seed = 63
     while wanted:
-        part = wanted & -wanted
-        while True:
-            nxt = (part | _grow(part)) & ring
-            if nxt == part:
-                break
-            part = nxt
+        part = _fill(wanted & -wanted, ring)
         wanted &= ~part
         k += 1
         if seed == 63 and not part & cbit:
