@@ -76,7 +76,8 @@ def test_every_area_verdict_matches_on_random_lines(n):
 
 
 def test_bookkeeping_counts_match_a_recount_along_a_walk_and_back():
-    """track_take / track_release keep the cut count equal to a fresh count, and never miss a split."""
+    """track_take / track_release keep the cut count and the row windows equal to a fresh count, and never miss a split."""
+    from labyrinth.rules._ring import ROW_WINDOWS
     n = 11
     t = Tables.of(State.from_moves(n, "").board)
     area = np.zeros((5, 3), dtype=np.int32)
@@ -84,19 +85,24 @@ def test_bookkeeping_counts_match_a_recount_along_a_walk_and_back():
     for state in _lines(n, 30, 3):
         taken = np.zeros(n * n, dtype=np.uint8)
         taken[0] = 1
-        areas.track_init(t.nb, n, taken, area, t.scratch())
+        scratch = t.scratch()
+        areas.track_init(t.nb, n, taken, area, scratch)
         for cell in state.path[1:]:
-            areas.track_take(n, taken, cell, area)
+            areas.track_take(n, taken, cell, area, scratch)
         counts = (int(area[4, 1]), int(area[4, 2]) >> 1 > 0)
         fresh = np.zeros((5, 3), dtype=np.int32)
         fresh[4, 0] = areas.GLOBAL
-        areas.track_init(t.nb, n, taken.copy(), fresh, t.scratch())
+        fresh_scratch = t.scratch()
+        areas.track_init(t.nb, n, taken.copy(), fresh, fresh_scratch)
+        assert np.array_equal(scratch[ROW_WINDOWS], fresh_scratch[ROW_WINDOWS]), state.compact()
         # the cut count is exact; the split count only errs on the safe side (a line that used up a
         # part it had cut off leaves the rest connected, but the count still says "maybe split")
         assert counts[0] == fresh[4, 1] and (counts[1] or fresh[4, 2] >> 1 == 0), state.compact()
         for cell in reversed(state.path[1:]):
-            areas.track_release(n, taken, cell, area)
+            areas.track_release(n, taken, cell, area, scratch)
         assert (area[4, 1], area[4, 2] >> 1) == (1, 0)  # the board minus its start corner has no cut cell
+        areas.track_init(t.nb, n, taken.copy(), fresh, fresh_scratch)
+        assert np.array_equal(scratch[ROW_WINDOWS], fresh_scratch[ROW_WINDOWS]), state.compact()
         areas.track_stop(area)
 
 
@@ -265,7 +271,14 @@ def test_two_part_floods_and_the_pocket_cache_match_the_full_pocket_test(n, seed
     """
     from labyrinth.rules._chain import MARK, PGEN, PKEY, pocket_ok
     from labyrinth.rules._pockets import pair_ok, pocket_reset
-    from labyrinth.rules._ring import _RX, _RY, _is_cut, _no_pocket_at
+    from labyrinth.rules._ring import (
+        _RX,
+        _RY,
+        _is_cut,
+        _no_pocket_at,
+        row_windows_init,
+        row_windows_mark,
+    )
 
     fast, _ = _programs()
     t = Tables.of(State.from_moves(n, "").board)
@@ -281,6 +294,7 @@ def test_two_part_floods_and_the_pocket_cache_match_the_full_pocket_test(n, seed
         seeds = np.zeros(8, dtype=np.int32)
         taken = np.zeros(n * n, dtype=np.uint8)
         taken[path[0]] = 1
+        row_windows_init(n, taken, scratch)
         for i in range(1, len(path)):
             head = int(path[i - 1])
             total = int(colour[0]) * (1 - i % 2)  # the free cells' colour sum (i cells taken)
@@ -292,7 +306,7 @@ def test_two_part_floods_and_the_pocket_cache_match_the_full_pocket_test(n, seed
                     a = int(nb[c, e])
                     if a < 0 or taken[a] or a == end or _is_cut(n, taken, a):
                         continue
-                    gates = _no_pocket_at(n, taken, a, c, end, total * int(colour[a]), seeds)
+                    gates = _no_pocket_at(n, scratch, a, c, end, total * int(colour[a]), seeds)
                     if gates < 0:
                         continue
                     for j in range(8):
@@ -304,6 +318,7 @@ def test_two_part_floods_and_the_pocket_cache_match_the_full_pocket_test(n, seed
                             counts["pairs"] += 1
                             counts["refuted"] += int(not expected)
             taken[path[i]] = 1
+            row_windows_mark(n, scratch, path[i], 0)
         counts["hits"] += int(scratch[PGEN, 1])
         counts["floods"] += int(scratch[PKEY, 0])
     # the new branches are exercised, not only the fallback

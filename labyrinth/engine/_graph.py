@@ -33,8 +33,8 @@ class GraphTables:
     ``nb`` neighbours, ``colour`` checkerboard colours, ``rank`` (far from the
     end first: the search's tie-break), ``work`` one shared scratch block for
     single-threaded callers; :meth:`scratch` gives a fresh one (rows 0-8 for
-    the kernels here, 9-15 for the walker's chain of cut cells and
-    pocket cache, :mod:`labyrinth.rules._chain`).
+    the kernels here, 9-16 for the walker's chain of cut cells, pocket cache
+    and row windows, :mod:`labyrinth.rules._chain`).
     """
 
     _cache = {}
@@ -51,7 +51,7 @@ class GraphTables:
 
     def scratch(self):
         """Fresh scratch space for the graph kernels (one per thread of work)."""
-        return np.empty((16, self.n * self.n), dtype=np.int32)
+        return np.empty((17, self.n * self.n), dtype=np.int32)
 
     @classmethod
     def of(cls, board):

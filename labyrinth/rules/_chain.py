@@ -28,7 +28,15 @@ import numpy as np
 from numba import njit
 
 from labyrinth.engine import _graph
-from labyrinth.rules._ring import _RX, _RY, _cuts_in, _is_cut, _ring_groups
+from labyrinth.rules._ring import (
+    _RX,
+    _RY,
+    ROW_WINDOWS,
+    _cuts_in,
+    _is_cut,
+    _ring_groups,
+    row_windows_mark,
+)
 
 __all__ = [
     "CUTS",
@@ -50,7 +58,8 @@ __all__ = [
 MARK, CUTS, SUMS = 9, 10, 11
 #: scratch rows of the pocket cache (:mod:`labyrinth.rules._pockets`)
 PKEY, PVAL, PGEN, PAUX = 12, 13, 14, 15
-ROWS = 16
+#: the scratch rows in all (the row windows of :mod:`labyrinth.rules._ring` last)
+ROWS = ROW_WINDOWS + 1
 #: in ``scratch[SUMS, 0]``: the move mask is known (a chain read off a block search knows no move)
 KNOWN = 16
 #: ``info`` columns of :func:`parts` per label: cells, colour sum, holds ``c``, holds the end, part (root
@@ -282,11 +291,12 @@ def split_at(nb, colour, taken, x, h, end, cells, total, scratch, side):
 
 
 @njit(cache=True)
-def _take(n, taken, h, area):
-    """Mark ``h`` taken and keep the counts; returns (ring groups before, after, h was a cut cell)."""
+def _take(n, taken, h, area, scratch):
+    """Mark ``h`` taken and keep the counts and row windows; returns (ring groups before, after, h was a cut cell)."""
     before = _ring_groups(n, taken, h)
     cut = 1 if _is_cut(n, taken, h) else 0
     taken[h] = 1
+    row_windows_mark(n, scratch, h, 0)
     after = _ring_groups(n, taken, h)
     area[4, 1] += _cuts_in(after) - _cuts_in(before) - cut
     area[4, 2] = (area[4, 2] & ~1) + 2 * cut
@@ -374,7 +384,7 @@ def track_step(nb, colour, n, end, taken, head, d, left, area, scratch):
         return c
     ok = scratch[SUMS, 0]
     allowed = (area[4, 2] & 1) == 1 and (area[d, 0] == PASS_ or ((ok >> d) & 1) == 1)
-    before, after, cut = _take(n, taken, c, area)
+    before, after, cut = _take(n, taken, c, area, scratch)
     if (allowed and cut == 0 and _chain_step(nb, colour, n, end, taken, c, before, after, left, scratch)
             and scratch[CUTS, 0] == area[4, 1] - 1):
         area[4, 2] |= 1

@@ -141,7 +141,7 @@ def _two_parts(nb, colour, taken, a, p, c, y, head, end, total, scratch):
     return total - colour[a] - colour[p] - sx, not ex and p != end, inside
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pair_ok(nb, colour, n, taken, a, i, y, c, head, end, total, scratch):
     """:func:`_chain.pocket_ok` (``both``) on the gates a and p = a's ring cell ``i``: no pocket refuted.
 
@@ -188,7 +188,7 @@ UNPROVED = -1  # run the full analysis
 POCKETS = -2  # the blocks pass: run only the pocket search
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _chain_verdict(nb, colour, n, end, taken, c, d, free_count, scratch):
     """The GLOBAL analysis' verdict on the step onto ``c`` (direction ``d``) from local work, where it can tell.
 
@@ -257,7 +257,7 @@ def _chain_verdict(nb, colour, n, end, taken, c, d, free_count, scratch):
                     if not pocket_ok(nb, colour, taken, a, p, c, -1, before, scratch, False):
                         return POCKETS
         else:
-            gates = _no_pocket_at(n, taken, a, c, end, total * colour[a], seeds)
+            gates = _no_pocket_at(n, scratch, a, c, end, total * colour[a], seeds)
             if gates < 0:
                 return POCKETS
             for i in range(8):

@@ -12,11 +12,17 @@ a wall cell between two groups separates them (the digital Jordan theorem; Rosen
 number of groups.
 """
 
+import numpy as np
 from numba import njit
 
 # ring around a cell in circular order: U, UR, R, DR, D, DL, L, UL
 _RX = (0, 1, 1, 1, 0, -1, -1, -1)
 _RY = (-1, -1, 0, 1, 1, 1, 0, -1)
+#: the scratch row of the row windows: ``scratch[ROW_WINDOWS, c]`` has bit i set when the cell
+#: i - 3 columns from ``c`` in its row is free (7 bits, off the board clear), so the 7x7 window
+#: round a cell is 7 reads (:func:`_no_pocket_at`); kept along the walk by :func:`row_windows_init`
+#: and :func:`row_windows_mark`, like the chain of cut cells (rows 9-15, :mod:`labyrinth.rules._chain`)
+ROW_WINDOWS = 16
 
 
 @njit(cache=True)
@@ -94,6 +100,31 @@ def _cuts_in(packed):
 
 
 
+@njit(cache=True)
+def row_windows_init(n, taken, scratch):
+    """Fill the row windows of every cell from ``taken`` (see :data:`ROW_WINDOWS`)."""
+    for y in range(n):
+        for x in range(n):
+            m = 0
+            for i in range(7):
+                xx = x + i - 3
+                if 0 <= xx < n and not taken[y * n + xx]:
+                    m |= 1 << i
+            scratch[ROW_WINDOWS, y * n + x] = m
+
+
+@njit(inline="always")
+def row_windows_mark(n, scratch, h, free):
+    """Keep the row windows when the cell ``h`` is taken (``free`` 0) or freed again (``free`` 1)."""
+    x = h % n
+    for k in range(-3, 4):
+        if 0 <= x + k < n:
+            if free:
+                scratch[ROW_WINDOWS, h + k] |= 1 << (3 - k)
+            else:
+                scratch[ROW_WINDOWS, h + k] &= ~(1 << (3 - k))
+
+
 @njit(inline="always")
 def _grow(m):
     """The 4-neighbours of the cells of ``m`` in a 7x7 window (bit ``7 * row + column``)."""
@@ -125,11 +156,12 @@ def _count(m):
 
 
 @njit(cache=True)
-def _no_pocket_at(n, taken, a, c, end, units, seeds):
+def _no_pocket_at(n, scratch, a, c, end, units, seeds):
     """Which free cells p may make {a, p} the gates of a pocket that :func:`_graph.pockets` refutes.
 
     Requires the free cells V connected, :func:`_graph.blocks` passing from
-    ``c``, and a's free neighbours linked around its ring (one group). A pocket
+    ``c``, a's free neighbours linked around its ring (one group), and the row
+    windows in ``scratch`` those of V (:data:`ROW_WINDOWS`). A pocket
     is a part of V - {a, p} holding neither ``c`` nor ``end``; the search
     refutes two pockets at one p, or one whose colour sum is not
     -(col(a) + col(p)) / 2. A p outside a's ring has no pocket: every path
@@ -150,23 +182,16 @@ def _no_pocket_at(n, taken, a, c, end, units, seeds):
     ax = a % n
     ay = a // n
     free = 0
-    cbit = 0
-    ebit = 0
     for j in range(7):
         yy = ay + j - 3
-        if yy < 0 or yy >= n:
-            continue
-        for i in range(7):
-            xx = ax + i - 3
-            if 0 <= xx < n:
-                cell = yy * n + xx
-                bit = 1 << (7 * j + i)
-                if not taken[cell]:
-                    free |= bit
-                if cell == c:
-                    cbit = bit
-                elif cell == end:
-                    ebit = bit
+        if 0 <= yy < n:
+            free |= np.int64(scratch[ROW_WINDOWS, yy * n + ax]) << (7 * j)
+    cbit = 1 << (24 + 7 * (c // n - ay) + c % n - ax)  # c is a neighbour of a
+    ebit = 0
+    ex = end % n - ax + 3
+    ey = end // n - ay + 3
+    if 0 <= ex < 7 and 0 <= ey < 7:
+        ebit = 1 << (7 * ey + ex)
     centre = 1 << 24
     undecided = 0
     for i in range(8):
@@ -174,6 +199,8 @@ def _no_pocket_at(n, taken, a, c, end, units, seeds):
         if not free & bit:
             continue
         gates = centre | bit
+        if (_arcs(free, gates, cbit) & 255) <= 1:
+            continue  # V - {a, p} is connected: no pocket
         m = free & ~gates
         wanted = _grow(gates) & m
         outer = 0  # parts reaching the window's outer ring

@@ -50,7 +50,14 @@ from labyrinth.rules._pockets import (
     pocket_forget,
     pocket_reset,
 )
-from labyrinth.rules._ring import _cuts_in, _is_cut, _ring_groups, _sides
+from labyrinth.rules._ring import (
+    _cuts_in,
+    _is_cut,
+    _ring_groups,
+    _sides,
+    row_windows_init,
+    row_windows_mark,
+)
 from labyrinth.rules.base import DISABLE, CompiledRule
 
 __all__ = [
@@ -81,7 +88,7 @@ PARITY = _graph.PARITY
 COLOUR = _graph.COLOUR
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _dead_end_beside(nb, end, taken, c, left):
     """True if a free neighbour of the new head ``c`` has become a dead end.
 
@@ -181,6 +188,7 @@ def track_init(nb, n, taken, area, scratch):
                     stack[sp] = w
     chain_reset(scratch)
     pocket_reset(scratch)
+    row_windows_init(n, taken, scratch)
     area[4, 1] = 1 + cuts
     area[4, 2] = (0 if reached == free else 2) + (1 if reached == free and cuts == 0 else 0)
 
@@ -195,29 +203,30 @@ def track_stop(area):
 
 
 @njit(cache=True)
-def track_take(n, taken, h, area):
-    """Mark the free cell ``h`` taken, keeping the bookkeeping's counts; forgets the chain (bit 0 of ``area[4, 2]``)."""
+def track_take(n, taken, h, area, scratch):
+    """Mark the free cell ``h`` taken, keeping the bookkeeping; forgets the chain (bit 0 of ``area[4, 2]``)."""
     if area[4, 1] <= 0:
         taken[h] = 1
         return
-    _take(n, taken, h, area)
+    _take(n, taken, h, area, scratch)
 
 
 @njit(cache=True)
-def track_release(n, taken, h, area):
-    """Free the line cell ``h`` again (the enumeration backtracking), keeping the counts."""
+def track_release(n, taken, h, area, scratch):
+    """Free the line cell ``h`` again (the enumeration backtracking), keeping the counts and row windows."""
     if area[4, 1] <= 0:
         taken[h] = 0
         return
     before = _cuts_in(_ring_groups(n, taken, h))
     taken[h] = 0
+    row_windows_mark(n, scratch, h, 1)
     cut = 1 if _is_cut(n, taken, h) else 0
     area[4, 1] += _cuts_in(_ring_groups(n, taken, h)) + cut - before
     area[4, 2] = (area[4, 2] & ~1) - 2 * cut
 
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def area_status(nb, colour, n, end, taken, head, d, free_count, scratch, reach, track=0):
     """What the step from ``head`` in direction ``d`` does to the areas of free cells.
 
@@ -280,7 +289,7 @@ def area_status(nb, colour, n, end, taken, head, d, free_count, scratch, reach, 
     return verdict
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def area_verdict(nb, colour, n, end, taken, head, d, free_count, scratch, area):
     """:func:`area_status` with the reach and the walker's bookkeeping read from ``area`` (see :func:`track_init`)."""
     track = 0

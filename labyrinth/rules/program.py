@@ -28,7 +28,7 @@ _UNKNOWN = -100
 MAX_TRIGGERS = 64
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
                cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig):
     """Moves rule ``code`` disables (bits 0-3) or forces (bits 4-7); triggers in ``trig``.
@@ -89,7 +89,7 @@ def _start(nb, taken, head, area, window):
     return free
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
            cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig):
     """Bit mask of the open moves: rules asked in ``order``; a force ends the asking.

@@ -190,7 +190,7 @@ def enumerate_chunk(order, nb, colour, n, end, cells, ncells, marks, nmarks, rul
         if idx[depth] < ncand[depth]:
             depth = descend(nb, cand, idx, path, taken, depth)
             taken[path[depth]] = 0  # descend marked it; take it again with the bookkeeping
-            track_take(n, taken, path[depth], area)
+            track_take(n, taken, path[depth], area, scratch)
             counters[2] += 1
             steps += 1
             if _leaf(nb, end, path, depth, size, counters, first_stuck):
@@ -204,7 +204,7 @@ def enumerate_chunk(order, nb, colour, n, end, cells, ncells, marks, nmarks, rul
                 frame[0] = depth
                 track_stop(area)
                 return True
-            track_release(n, taken, path[depth], area)
+            track_release(n, taken, path[depth], area, scratch)
             depth -= 1
     frame[0] = depth
     track_stop(area)
