@@ -324,3 +324,51 @@ def test_two_part_floods_and_the_pocket_cache_match_the_full_pocket_test(n, seed
     # the new branches are exercised, not only the fallback
     assert counts["hits"] >= 5 * walks and counts["floods"] >= 20 * walks, counts
     assert counts["refuted"] > 0, counts
+
+
+def _ring_parts(free, i):
+    """Plain count: the 4-connected parts of the free cells round {centre, ring cell i} touching a gate."""
+    from labyrinth.rules._ring import _RX, _RY
+
+    gates = {(3, 3), (3 + _RX[i], 3 + _RY[i])}
+    ring = {(x + dx, y + dy) for x, y in gates for dx in (-1, 0, 1) for dy in (-1, 0, 1)} - gates
+    cells = {q for q in ring if free >> (7 * q[1] + q[0]) & 1}
+    parts, seen = 0, set()
+    for q in cells:
+        touches = any(abs(q[0] - g[0]) + abs(q[1] - g[1]) == 1 for g in gates)
+        if q in seen or not touches:
+            continue
+        parts += 1
+        stack = [q]
+        seen.add(q)
+        while stack:
+            x, y = stack.pop()
+            for w in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if w in cells and w not in seen:
+                    seen.add(w)
+                    stack.append(w)
+    return parts
+
+
+def test_runs_round_a_gate_pair_bound_its_parts_and_agree_with_the_arcs():
+    """_runs_round (runs along the cycle round {a, p}) is never below the parts, and one run means one part
+    or none, as _arcs' flood counts them; the walker skips a pair on that test alone."""
+    from labyrinth.rules._ring import _RX, _RY, _arcs, _runs_round
+
+    rng = random.Random(7)
+    one_run = several = 0
+    for _ in range(4000):
+        i = rng.randrange(8)
+        free = rng.getrandbits(49) | rng.getrandbits(49)  # mostly free, as near the head
+        gates = 1 << 24 | 1 << (24 + 7 * _RY[i] + _RX[i])
+        free |= gates
+        parts = _ring_parts(free, i)
+        runs = int(_runs_round(free, i))
+        assert int(_arcs(free, gates, 0)) & 255 == parts
+        assert runs >= parts
+        if runs <= 1:
+            one_run += 1
+            assert parts <= 1
+        else:
+            several += 1
+    assert one_run > 500 and several > 500, (one_run, several)

@@ -146,6 +146,28 @@ _OUTER = 0x1fe0c183060ff
 _EVEN = 0x1555555555555
 
 
+def _pair_cycle(i):
+    """Window bits of the cells round the gate pair {centre, ring cell i}, in order round it (10 or 12).
+
+    Each of them is 4-adjacent to exactly the two next to it in this order, so
+    the parts the free ones form are runs of it.
+    """
+    pair = {(3, 3), (3 + _RX[i], 3 + _RY[i])}
+    ring = {(x + dx, y + dy) for x, y in pair for dx in (-1, 0, 1) for dy in (-1, 0, 1)} - pair
+    order = [min(ring)]
+    while len(order) < len(ring):
+        x, y = order[-1]
+        nxt = [q for q in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if q in ring and q not in order[-2:]]
+        order.append(nxt[0])
+    return [7 * y + x for x, y in order]
+
+
+#: per ring position i: the cycle round {centre, ring cell i} (:func:`_pair_cycle`), 12 entries each
+#: (a pair of orthogonal neighbours has 10), and its length
+_CYCLE = tuple(b for i in range(8) for b in _pair_cycle(i) + [0] * (12 - len(_pair_cycle(i))))
+_CYCLE_LEN = tuple(len(_pair_cycle(i)) for i in range(8))
+
+
 @njit(inline="always")
 def _count(m):
     k = 0
@@ -199,8 +221,8 @@ def _no_pocket_at(n, scratch, a, c, end, units, seeds):
         if not free & bit:
             continue
         gates = centre | bit
-        if (_arcs(free, gates, cbit) & 255) <= 1:
-            continue  # V - {a, p} is connected: no pocket
+        if _runs_round(free, i) <= 1 or (_arcs(free, gates, cbit) & 255) <= 1:
+            continue  # one part round {a, p} (or none): V - {a, p} is connected, no pocket
         m = free & ~gates
         wanted = _grow(gates) & m
         outer = 0  # parts reaching the window's outer ring
@@ -240,6 +262,25 @@ def _no_pocket_at(n, scratch, a, c, end, units, seeds):
             if pockets > 0 or units - 1 - p_units - inner != want:
                 return -1
     return undecided
+
+
+@njit(cache=True, inline="always")
+def _runs_round(free, i):
+    """How many runs the free cells round the gate pair {centre, ring cell ``i``} form (7x7 window bits).
+
+    At least :func:`_arcs`' count (runs of corner cells alone hold no
+    neighbour of a gate), so at most one run is one part or none; about a
+    third of the work of :func:`_arcs`' flood.
+    """
+    ln = _CYCLE_LEN[i]
+    cyc = 0
+    for k in range(ln):
+        cyc |= ((free >> _CYCLE[12 * i + k]) & 1) << k
+    full = (1 << ln) - 1
+    if cyc == full:
+        return 1
+    before = ((cyc << 1) | (cyc >> (ln - 1))) & full  # bit k: the cell before k is free
+    return _count(cyc & ~before)
 
 
 @njit(inline="always")
