@@ -3,7 +3,9 @@
 Low-level helpers of :mod:`labyrinth.rules.areas` and :mod:`labyrinth.rules._chain`
 (their own module so both can use them without a circular import): the groups of free
 neighbours round a cell (:func:`_sides`, the cut-cell test), and the bit-board floods
-of the 7x7 window that rule out pockets near the head (:func:`_no_pocket_at`).
+of the 7x7 window that rule out pockets near the head (:func:`_no_pocket_at`). The
+window is read off row windows carried along the walk (:data:`ROW_WINDOWS`), and a gate
+pair whose free cells round it form one run needs no flood at all (:func:`_runs_round`).
 
 A free cell with two or more groups is a cut cell: the line and the border form one
 8-connected wall (the line starts in a corner), so the free cells have no holes and
