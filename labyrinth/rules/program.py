@@ -41,30 +41,21 @@ def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scrat
     """
     for d in range(4):
         ntrig[d] = 0
-    if code == 1:
-        return cshape(nb, end, taken, head, trig, ntrig) << 4
     if code >= PATTERN_BASE:
         if window[4] == 0:
             window_bits(n, end, taken, head, heading, window)
             window[4] = 1
         return match_pattern(code - PATTERN_BASE, n, head, heading, window, cells, ncells, marks, nmarks,
                              rule_var, force, nmin, nmax, forbid, trig, ntrig)
+    if code == 1:
+        return cshape(nb, end, taken, head, trig, ntrig) << 4
+    _area_verdicts(nb, colour, n, end, taken, head, free_count, scratch, area)
     out = 0
     for d in range(4):
         c = nb[head, d]
         if c < 0 or taken[c]:
             continue
-        if area[d, 0] == _UNKNOWN:
-            scratch[8, 0] = -1
-            scratch[8, 1] = -1
-            area[d, 0] = area_verdict(nb, colour, n, end, taken, head, d, free_count, scratch, area)
-            area[d, 1] = scratch[8, 0]
-            area[d, 2] = scratch[8, 1]
-        s = area[d, 0]
-        if ((code == areas.NEAR_BORDER and s == areas.SEALED)
-                or (code == areas.OLDER_LINE and s == areas.SEALED_BY_LINE)
-                or (code == areas.COUNT_AREA and s == areas.PARITY)
-                or (code == areas.COLOUR_IMBALANCE and s == areas.COLOUR)):
+        if _closes(code, area[d, 0]):
             out |= 1 << d
             trig[d, 0] = c
             k = 1
@@ -74,6 +65,33 @@ def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scrat
                     k += 1
             ntrig[d] = k
     return out
+
+
+@njit(cache=True, inline="always")
+def _area_verdicts(nb, colour, n, end, taken, head, free_count, scratch, area):
+    """Analyse the areas of every free move not analysed yet at this state, into ``area[d, 0:3]``.
+
+    The four area rules share one analysis per step; its order (directions 0
+    to 3) is the same whichever area rule asks first.
+    """
+    for d in range(4):
+        c = nb[head, d]
+        if c < 0 or taken[c] or area[d, 0] != _UNKNOWN:
+            continue
+        scratch[8, 0] = -1
+        scratch[8, 1] = -1
+        area[d, 0] = area_verdict(nb, colour, n, end, taken, head, d, free_count, scratch, area)
+        area[d, 1] = scratch[8, 0]
+        area[d, 2] = scratch[8, 1]
+
+
+@njit(inline="always")
+def _closes(code, status):
+    """True if the area rule ``code`` disables a move whose area analysis says ``status``."""
+    return ((code == areas.NEAR_BORDER and status == areas.SEALED)
+            or (code == areas.OLDER_LINE and status == areas.SEALED_BY_LINE)
+            or (code == areas.COUNT_AREA and status == areas.PARITY)
+            or (code == areas.COLOUR_IMBALANCE and status == areas.COLOUR))
 
 
 @njit(inline="always")
@@ -99,6 +117,7 @@ def decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
     free = _start(nb, taken, head, area, window)
     disabled = 0
     forced = 0
+    analysed = False
     i = 0
     count = order.shape[0]
     while i < count:
@@ -114,9 +133,18 @@ def decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
             m = _pattern_run(order, i, j, free, n, head, heading, window, cells, ncells, marks, nmarks, rule_var,
                              force, nmin, nmax, forbid, trig, ntrig)
             i = j
+        elif code == 1:
+            m = cshape(nb, end, taken, head, trig, ntrig) << 4
+            i += 1
         else:
-            m = rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
-                           cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
+            # an area rule: the analysis once per state, then only its verdicts (no triggers needed here)
+            if not analysed:
+                _area_verdicts(nb, colour, n, end, taken, head, free_count, scratch, area)
+                analysed = True
+            m = 0
+            for d in range(4):
+                if _closes(code, area[d, 0]):
+                    m |= 1 << d
             i += 1
         disabled |= m & free
         f = (m >> 4) & free
