@@ -166,8 +166,9 @@ def _pair_cycle(i):
 
 #: per ring position i: the cycle round {centre, ring cell i} (:func:`_pair_cycle`), 12 entries each
 #: (a pair of orthogonal neighbours has 10), and its length
-_CYCLE = tuple(b for i in range(8) for b in _pair_cycle(i) + [0] * (12 - len(_pair_cycle(i))))
-_CYCLE_LEN = tuple(len(_pair_cycle(i)) for i in range(8))
+_CYCLES = [_pair_cycle(i) for i in range(8)]
+_CYCLE = tuple(b for cycle in _CYCLES for b in cycle + [0] * (12 - len(cycle)))
+_CYCLE_LEN = tuple(len(cycle) for cycle in _CYCLES)
 
 
 @njit(inline="always")
@@ -223,8 +224,11 @@ def _no_pocket_at(n, scratch, a, c, end, units, seeds):
         if not free & bit:
             continue
         gates = centre | bit
-        if _runs_round(free, i) <= 1 or (_arcs(free, gates, cbit) & 255) <= 1:
+        if _runs_round(free, i) <= 1:
             continue  # one part round {a, p} (or none): V - {a, p} is connected, no pocket
+        arcs = _arcs(free, gates, cbit)
+        if (arcs & 255) <= 1:
+            continue  # the same, counted exactly
         m = free & ~gates
         wanted = _grow(gates) & m
         outer = 0  # parts reaching the window's outer ring
@@ -251,10 +255,9 @@ def _no_pocket_at(n, scratch, a, c, end, units, seeds):
                 if pockets > 1 or sum_ != want:
                     return -1
         if outer > 1:
-            arcs = _arcs(free, gates, cbit)
-            if (arcs & 255) > 1:
-                undecided |= 1 << i
-                seeds[i] = -1
+            # two or more parts round {a, p} (above), so V - {a, p} may split: left undecided
+            undecided |= 1 << i
+            seeds[i] = -1
             if (arcs & 255) == 2 and arcs >> 8 != 63:
                 j = arcs >> 8
                 seeds[i] = (ay + j // 7 - 3) * n + ax + j % 7 - 3
