@@ -27,14 +27,19 @@ DEAD = -2
 OPEN = -1
 
 
+#: rows of a scratch block: 0-8 the kernels here, 9-16 the walker's area bookkeeping
+#: (:mod:`labyrinth.rules._chain`), 17-25 future lines (:mod:`labyrinth.rules._lines`),
+#: 26-34 the two-matching (:mod:`labyrinth.rules.matching`)
+SCRATCH_ROWS = 35
+
+
 class GraphTables:
     """Read-only arrays of one board size for the graph kernels, cached per size.
 
     ``nb`` neighbours, ``colour`` checkerboard colours, ``rank`` (far from the
     end first: the search's tie-break), ``work`` one shared scratch block for
-    single-threaded callers; :meth:`scratch` gives a fresh one (rows 0-8 for
-    the kernels here, 9-16 for the walker's chain of cut cells, pocket cache
-    and row windows, :mod:`labyrinth.rules._chain`).
+    single-threaded callers; :meth:`scratch` gives a fresh one (its rows:
+    :data:`SCRATCH_ROWS`).
     """
 
     _cache = {}
@@ -50,8 +55,8 @@ class GraphTables:
         self.work = self.scratch()
 
     def scratch(self):
-        """Fresh scratch space for the graph kernels (one per thread of work)."""
-        return np.empty((17, self.n * self.n), dtype=np.int32)
+        """Fresh scratch space for the graph kernels (one per thread of work), zeros to begin with."""
+        return np.zeros((SCRATCH_ROWS, self.n * self.n), dtype=np.int32)
 
     @classmethod
     def of(cls, board):

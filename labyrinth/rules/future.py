@@ -12,8 +12,10 @@ visible aid" that does not decide moves; here they are both:
 * :class:`FutureLines` is an optional rule (off by default; ``--on
   future-lines``) that disables a move whose next state the propagation
   refutes. Every deduction is a necessary condition of a Hamiltonian path,
-  so the rule is sound; it is slow (pure Python) and adds nothing the default
-  rules miss on 7x7, which is why it stays off, as in the study.
+  so the rule is sound. The walker runs it compiled
+  (:mod:`labyrinth.rules._lines`, the same verdicts as this module); it adds
+  nothing the default rules miss on 7x7, which is why ``default`` keeps it
+  off, as the study does; the ``strong`` set switches it on.
 
 Degree conditions: a free cell other than the end uses two edges, the end
 one, the head one (the next step). An edge is an option while both its
@@ -36,7 +38,8 @@ option only when the end is the last free cell. Propagation, to a fixed point:
 
 import dataclasses
 
-from labyrinth.rules.base import DISABLE, Effect
+from labyrinth.rules._lines import CODE as _LINES_CODE
+from labyrinth.rules.base import DISABLE, CompiledRule
 
 __all__ = ["FutureLines", "Lines", "future_lines"]
 
@@ -188,26 +191,20 @@ def _pieces(forced):
     return tuple(out)
 
 
-class FutureLines:
-    """Disable a move whose next state's future lines prove it dead (optional, off by default)."""
+class FutureLines(CompiledRule):
+    """Disable a move whose next state's future lines prove it dead (optional, off by default).
+
+    The walker runs the numba form of the propagation
+    (:mod:`labyrinth.rules._lines`), which decides every state as
+    :func:`future_lines` does.
+    """
 
     name = "future-lines"
+    code = _LINES_CODE
     kind = DISABLE
     optional = True
     summary = ("disable a step after which the future lines (forced pieces of line) "
                "meet a contradiction; an optional aid, off by default")
-
-    def effects(self, state):
-        """The moves whose next state the future-line propagation refutes, with the cells that show it."""
-        out = []
-        for move in state.open_moves():
-            nxt = state.after(move)
-            if nxt.at_end():
-                continue
-            lines = future_lines(nxt)
-            if lines.dead:
-                out.append(Effect(self.name, DISABLE, move, lines.cells))
-        return out
 
     def __repr__(self):
         return "FutureLines()"

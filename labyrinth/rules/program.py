@@ -10,11 +10,13 @@ import numpy as np
 from numba import njit
 
 from labyrinth.engine.board import MOVES
-from labyrinth.rules import areas
+from labyrinth.rules import _lines, areas, matching
+from labyrinth.rules._lines import lines_masks
 from labyrinth.rules.areas import area_verdict
 from labyrinth.rules.base import FORCE, Effect
 from labyrinth.rules.cshape import cshape
 from labyrinth.rules.frame import Tables
+from labyrinth.rules.matching import matching_masks
 from labyrinth.rules.patterns import (
     PATTERN_BASE,
     PatternTable,
@@ -49,6 +51,10 @@ def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scrat
                              rule_var, force, nmin, nmax, forbid, trig, ntrig)
     if code == 1:
         return cshape(nb, end, taken, head, trig, ntrig) << 4
+    if code == _lines.CODE:
+        return lines_masks(nb, end, taken, head, free_count, 15, scratch, trig, ntrig)
+    if code == matching.CODE:
+        return matching_masks(nb, colour, end, taken, head, free_count, 15, scratch, trig, ntrig)
     _area_verdicts(nb, colour, n, end, taken, head, free_count, scratch, area)
     out = 0
     for d in range(4):
@@ -135,6 +141,12 @@ def decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
             i = j
         elif code == 1:
             m = cshape(nb, end, taken, head, trig, ntrig) << 4
+            i += 1
+        elif code == _lines.CODE:
+            m = lines_masks(nb, end, taken, head, free_count, free & ~disabled, scratch, trig, ntrig)
+            i += 1
+        elif code == matching.CODE:
+            m = matching_masks(nb, colour, end, taken, head, free_count, free & ~disabled, scratch, trig, ntrig)
             i += 1
         else:
             # an area rule: the analysis once per state, then only its verdicts (no triggers needed here)

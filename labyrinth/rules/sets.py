@@ -24,6 +24,7 @@ from labyrinth.rules.base import RuleSet
 from labyrinth.rules.cshape import CShape
 from labyrinth.rules.engine import ENGINE_PREFIX, EngineRuleSet
 from labyrinth.rules.future import FutureLines
+from labyrinth.rules.matching import TwoMatching
 from labyrinth.rules.language import load_rules
 from labyrinth.rules.patterns import PatternRule
 
@@ -80,16 +81,21 @@ def _universal_rules(reach="global"):
     return [r() if r is CShape else r(reach) for r in UNIVERSAL]
 
 
+def _optional():
+    """The optional rules every set but ``none`` and ``oracle`` ends with (off unless switched on)."""
+    return [FutureLines(), TwoMatching()]
+
+
 def _universal(off, on):
-    return RuleSet("universal", _universal_rules() + [FutureLines()], off, on)
+    return RuleSet("universal", _universal_rules() + _optional(), off, on)
 
 
 def _default(off, on):
-    return RuleSet("default", _universal_rules() + library_rules() + [FutureLines()], off, on)
+    return RuleSet("default", _universal_rules() + library_rules() + _optional(), off, on)
 
 
 def _fast(off, on):
-    return RuleSet("fast", _universal_rules("local") + library_rules() + [FutureLines()], off, on)
+    return RuleSet("fast", _universal_rules("local") + library_rules() + _optional(), off, on)
 
 
 def _oracle(off, on):
@@ -104,7 +110,7 @@ RULE_SETS = {"default": _default, "fast": _fast, "universal": _universal, "none"
 
 def builtin_names():
     """Names a user's rule may not take: the rule sets, the universal and optional rules, the shipped patterns."""
-    return (set(RULE_SETS) | {r.name for r in _universal_rules()} | {FutureLines().name}
+    return (set(RULE_SETS) | {r.name for r in _universal_rules()} | {r.name for r in _optional()}
             | {r.name for r in library_rules()})
 
 
@@ -137,7 +143,7 @@ def get_rule_set(name, off=(), on=(), *, engine_timeout=None):
         specs = load_rules(name)
         check_names(specs, name)
         rules = RuleSet(pathlib.Path(name).stem,
-                        _universal_rules() + [PatternRule(s) for s in specs] + [FutureLines()], off, on)
+                        _universal_rules() + [PatternRule(s) for s in specs] + _optional(), off, on)
     else:
         raise LabyrinthError(f"unknown rule set (choose from {', '.join(RULE_SETS)}, a .rule file or "
                              f"{ENGINE_PREFIX}COMMAND)", token=name)
