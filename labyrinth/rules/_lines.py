@@ -21,20 +21,24 @@ from :data:`BASE` on hold the work: options and forced edges as 4-bit
 direction masks, needs, the union-find, and the work list.
 """
 
+import numpy as np
 from numba import njit
 
-__all__ = ["BASE", "CODE", "ROWS", "lines_dead", "lines_masks"]
+__all__ = ["BASE", "CODE", "POP", "ROWS", "force", "lines_dead", "lines_masks", "propagate", "remove", "setup"]
 
 #: the rule code of ``future-lines`` in :mod:`labyrinth.rules.program`
 CODE = 6
 
 #: first scratch row of the future-lines work (rows 0-16 belong to the area analysis)
 BASE = 17
-OPT, FRC, NEED, PARENT, SIZE, END1, END2, QUEUE, INQ = range(BASE, BASE + 9)
+OPT, FRC, NEED, PARENT, SIZE, END1, END2, QUEUE, INQ, CTRL = range(BASE, BASE + 10)
 #: the scratch rows this kernel uses (BASE .. ROWS - 1)
-ROWS = BASE + 9
+ROWS = BASE + 10
+#: columns of the CTRL row: the work list's head and tail, the state's head, end and node count
+QHEAD, QTAIL, HEAD, END, TOTAL = range(5)
 
-_POP = (0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4)
+#: bits set in a 4-bit direction mask (a numpy array: numba indexes it as a constant, unlike a tuple)
+POP = np.array([0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4], dtype=np.int32)
 
 
 @njit(cache=True, inline="always")
@@ -51,12 +55,11 @@ def _find(w, c):
 
 
 @njit(cache=True, inline="always")
-def _push(w, c, tail, size):
+def _push(w, c):
     if w[INQ, c] == 0:
         w[INQ, c] = 1
-        w[QUEUE, tail % size] = c
-        return tail + 1
-    return tail
+        w[QUEUE, w[CTRL, QTAIL] % w.shape[1]] = c
+        w[CTRL, QTAIL] += 1
 
 
 @njit(cache=True, inline="always")
@@ -73,26 +76,92 @@ def _other_end(w, r, c):
     return w[END2, r] if w[END1, r] == c else w[END1, r]
 
 
-@njit(cache=True)
-def lines_dead(nb, end, taken, head, free_left, w, cells):
-    """How many cells show that the future lines refute the state (0: they do not); the cells go to ``cells``.
+@njit(cache=True, inline="always")
+def _remove(nb, w, c, d):
+    """Drop the option from ``c`` in direction ``d`` (both sides) and look at both cells again."""
+    x = nb[c, d]
+    w[OPT, c] &= ~(1 << d)
+    w[OPT, x] &= ~(1 << (d ^ 1))
+    _push(w, c)
+    _push(w, x)
 
-    A refutation is a cell with too few options, a forced edge too many, a
-    loop, or the head joined to the end too early. ``taken`` marks the line
-    (the head included), ``free_left`` counts the free cells; ``w`` is the
-    scratch block (rows :data:`BASE` .. :data:`ROWS` - 1).
+
+@njit(cache=True)
+def force(nb, w, c, d, cells):
+    """Force the option from ``c`` in direction ``d`` into the line; 0, or how many ``cells`` show a contradiction.
+
+    Joins the two pieces, then applies the loop rule to the new piece's ends
+    and the early-join rule to the head's and the end's pieces.
     """
-    if free_left == 0:
-        return 0
+    x = nb[c, d]
+    frc = w[FRC]
+    need = w[NEED]
+    if POP[frc[c]] >= need[c] or POP[frc[x]] >= need[x]:
+        cells[0] = c
+        cells[1] = x
+        return 2
+    frc[c] |= 1 << d
+    frc[x] |= 1 << (d ^ 1)
+    _push(w, x)
+    _push(w, c)
+    rc = _find(w, c)
+    rx = _find(w, x)
+    if rc == rx:
+        cells[0] = c
+        return 1
+    ec = _other_end(w, rc, c)
+    ex = _other_end(w, rx, x)
+    if w[SIZE, rc] < w[SIZE, rx]:
+        rc, rx = rx, rc
+    w[PARENT, rx] = rc
+    w[SIZE, rc] += w[SIZE, rx]
+    w[END1, rc] = ec
+    w[END2, rc] = ex
+    head = w[CTRL, HEAD]
+    end = w[CTRL, END]
+    total = w[CTRL, TOTAL]
+    rh = _find(w, head)
+    re = _find(w, end)
+    if rh == re and w[SIZE, rh] < total:
+        cells[0] = head
+        cells[1] = end
+        return 2
+    # the loop rule: the new piece's two ends may not be joined
+    e = _dir(nb, ec, ex)
+    if e >= 0 and (w[OPT, ec] >> e) & 1 == 1 and not (frc[ec] >> e) & 1:
+        _remove(nb, w, ec, e)
+    # the early-join rule: the head's piece and the end's piece may not meet yet
+    if rh != re and w[SIZE, rh] + w[SIZE, re] < total:
+        u = _other_end(w, rh, head)
+        v = _other_end(w, re, end)
+        e = _dir(nb, u, v)
+        if e >= 0 and (w[OPT, u] >> e) & 1 == 1 and not (frc[u] >> e) & 1:
+            _remove(nb, w, u, e)
+    return 0
+
+
+@njit(cache=True)
+def remove(nb, w, c, d):
+    """Drop an option that no completion uses (both sides), for callers that deduce such options."""
+    _remove(nb, w, c, d)
+
+
+@njit(cache=True)
+def setup(nb, end, taken, head, free_left, w):
+    """Options, needs and single-cell pieces of the state in ``w``; the cells that can start a deduction are
+    queued for :func:`propagate`."""
     size = taken.shape[0]
-    total = free_left + 1
     opt = w[OPT]
     frc = w[FRC]
     need = w[NEED]
-    tail = 0
+    w[CTRL, QHEAD] = 0
+    w[CTRL, QTAIL] = 0
+    w[CTRL, HEAD] = head
+    w[CTRL, END] = end
+    w[CTRL, TOTAL] = free_left + 1
     for c in range(size):
         w[INQ, c] = 0
-        if taken[c] and c != head:
+        if taken[c] != 0 and c != head:
             opt[c] = 0
             frc[c] = 0
             need[c] = 0
@@ -114,78 +183,55 @@ def lines_dead(nb, end, taken, head, free_left, w, cells):
         if d >= 0:
             opt[head] &= ~(1 << d)
             opt[end] &= ~(1 << (d ^ 1))
+    # only a cell with no more options than it needs can start a deduction (nothing is forced yet);
+    # the others are queued when a neighbour's change reaches them
     for c in range(size):
-        if need[c]:
-            tail = _push(w, c, tail, size)
-    qh = 0
-    while qh < tail:
-        c = w[QUEUE, qh % size]
-        qh += 1
+        if need[c] > 0 and POP[opt[c]] <= need[c]:
+            _push(w, c)
+
+
+@njit(cache=True)
+def propagate(nb, w, cells):
+    """Run the deductions over the queued cells to a fixed point; 0, or how many ``cells`` show a contradiction."""
+    size = w.shape[1]
+    opt = w[OPT]
+    frc = w[FRC]
+    need = w[NEED]
+    while w[CTRL, QHEAD] < w[CTRL, QTAIL]:
+        c = w[QUEUE, w[CTRL, QHEAD] % size]
+        w[CTRL, QHEAD] += 1
         w[INQ, c] = 0
-        o = opt[c]
         nd = need[c]
-        if _POP[o] < nd:
+        if POP[opt[c]] < nd:
             cells[0] = c
             return 1
-        if _POP[o] == nd and _POP[frc[c]] < nd:
+        if POP[opt[c]] == nd and POP[frc[c]] < nd:
             for d in range(4):
-                if (opt[c] >> d) & 1 and not (frc[c] >> d) & 1:
-                    x = nb[c, d]
-                    if _POP[frc[c]] >= nd or _POP[frc[x]] >= need[x]:
-                        cells[0] = c
-                        cells[1] = x
-                        return 2
-                    frc[c] |= 1 << d
-                    frc[x] |= 1 << (d ^ 1)
-                    tail = _push(w, x, tail, size)
-                    tail = _push(w, c, tail, size)
-                    # join the two pieces
-                    rc = _find(w, c)
-                    rx = _find(w, x)
-                    if rc == rx:
-                        cells[0] = c
-                        return 1
-                    ec = _other_end(w, rc, c)
-                    ex = _other_end(w, rx, x)
-                    if w[SIZE, rc] < w[SIZE, rx]:
-                        rc, rx = rx, rc
-                    w[PARENT, rx] = rc
-                    w[SIZE, rc] += w[SIZE, rx]
-                    w[END1, rc] = ec
-                    w[END2, rc] = ex
-                    rh = _find(w, head)
-                    re = _find(w, end)
-                    if rh == re and w[SIZE, rh] < total:
-                        cells[0] = head
-                        cells[1] = end
-                        return 2
-                    # the loop rule: the new piece's two ends may not be joined
-                    e = _dir(nb, ec, ex)
-                    if e >= 0 and (opt[ec] >> e) & 1 and not (frc[ec] >> e) & 1:
-                        opt[ec] &= ~(1 << e)
-                        opt[ex] &= ~(1 << (e ^ 1))
-                        tail = _push(w, ec, tail, size)
-                        tail = _push(w, ex, tail, size)
-                    # the early-join rule: the head's piece and the end's piece may not meet yet
-                    if rh != re and w[SIZE, rh] + w[SIZE, re] < total:
-                        u = _other_end(w, rh, head)
-                        v = _other_end(w, re, end)
-                        e = _dir(nb, u, v)
-                        if e >= 0 and (opt[u] >> e) & 1 and not (frc[u] >> e) & 1:
-                            opt[u] &= ~(1 << e)
-                            opt[v] &= ~(1 << (e ^ 1))
-                            tail = _push(w, u, tail, size)
-                            tail = _push(w, v, tail, size)
-            o = opt[c]
-        if _POP[frc[c]] == nd and _POP[o] > nd:
-            extra = o & ~frc[c]
+                if (opt[c] >> d) & 1 == 1 and not (frc[c] >> d) & 1:
+                    k = force(nb, w, c, d, cells)
+                    if k:
+                        return k
+        if POP[frc[c]] == nd and POP[opt[c]] > nd:
+            extra = opt[c] & ~frc[c]
             for d in range(4):
                 if (extra >> d) & 1:
-                    x = nb[c, d]
-                    opt[c] &= ~(1 << d)
-                    opt[x] &= ~(1 << (d ^ 1))
-                    tail = _push(w, x, tail, size)
+                    _remove(nb, w, c, d)
     return 0
+
+
+@njit(cache=True)
+def lines_dead(nb, end, taken, head, free_left, w, cells):
+    """How many cells show that the future lines refute the state (0: they do not); the cells go to ``cells``.
+
+    A refutation is a cell with too few options, a forced edge too many, a
+    loop, or the head joined to the end too early. ``taken`` marks the line
+    (the head included), ``free_left`` counts the free cells; ``w`` is the
+    scratch block (rows :data:`BASE` .. :data:`ROWS` - 1).
+    """
+    if free_left == 0:
+        return 0
+    setup(nb, end, taken, head, free_left, w)
+    return propagate(nb, w, cells)
 
 
 @njit(cache=True)
@@ -198,7 +244,7 @@ def lines_masks(nb, end, taken, head, free_count, moves, w, trig, ntrig):
     out = 0
     for d in range(4):
         c = nb[head, d]
-        if not (moves >> d) & 1 or c < 0 or taken[c] or c == end:
+        if not (moves >> d) & 1 or c < 0 or taken[c] != 0 or c == end:
             continue
         taken[c] = 1
         k = lines_dead(nb, end, taken, c, free_count - 1, w, trig[d])

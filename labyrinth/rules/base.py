@@ -79,9 +79,11 @@ class RuleSet:
     Two different forced moves leave nothing open: the walker is stuck.
     """
 
-    def __init__(self, name, rules, off=(), on=()):
+    def __init__(self, name, rules, off=(), on=(), *, sound=False):
         self.name = name
         self.rules = tuple(rules)
+        #: every rule is sound on every board (``strong``): the compiled walker may skip asking about proven-live moves
+        self.sound = sound
         optional = {r.name for r in self.rules if getattr(r, "optional", False)}
         self.off = frozenset(off) | (optional - set(on))
         self._program = None
@@ -102,7 +104,7 @@ class RuleSet:
                 raise TypeError(f"rule set {self.name!r} has rules without a kernel")
             from labyrinth.rules.program import Program
 
-            self._program = Program(self.active)
+            self._program = Program(self.active, certify=self.sound)
         return self._program
 
     def decide(self, state):

@@ -24,6 +24,7 @@ from labyrinth.rules.base import RuleSet
 from labyrinth.rules.cshape import CShape
 from labyrinth.rules.engine import ENGINE_PREFIX, EngineRuleSet
 from labyrinth.rules.future import FutureLines
+from labyrinth.rules.closure import Closure
 from labyrinth.rules.matching import TwoMatching
 from labyrinth.rules.language import load_rules
 from labyrinth.rules.patterns import PatternRule
@@ -83,7 +84,7 @@ def _universal_rules(reach="global"):
 
 def _optional():
     """The optional rules every set but ``none`` and ``oracle`` ends with (off unless switched on)."""
-    return [FutureLines(), TwoMatching()]
+    return [FutureLines(), TwoMatching(), Closure()]
 
 
 def _universal(off, on):
@@ -98,6 +99,13 @@ def _fast(off, on):
     return RuleSet("fast", _universal_rules("local") + library_rules() + _optional(), off, on)
 
 
+def _strong(off, on):
+    """Sound rules only: the universal rules, the two-matching (which also proves moves live), the closure."""
+    rules = [CShape(), TwoMatching(), *(r("global") for r in UNIVERSAL[1:]), Closure(), FutureLines()]
+    on = set(on) | {"two-matching", "closure"}
+    return RuleSet("strong", rules, off, on, sound=True)
+
+
 def _oracle(off, on):
     if off or on:
         raise LabyrinthError("the oracle rule set has no rules to switch on or off",
@@ -105,7 +113,8 @@ def _oracle(off, on):
     return OracleRules()
 
 
-RULE_SETS = {"default": _default, "fast": _fast, "universal": _universal, "none": _none, "oracle": _oracle}
+RULE_SETS = {"default": _default, "fast": _fast, "universal": _universal, "strong": _strong, "none": _none,
+             "oracle": _oracle}
 
 
 def builtin_names():

@@ -1,0 +1,379 @@
+"""Closure: future lines, two-matching exchanges and connectedness, propagated together to a fixed point.
+
+Three sound arguments about the completions of a state, each feeding the others:
+
+* the future lines (:mod:`labyrinth.rules._lines`): degree propagation,
+  forced pieces of line, no loops, no early join of the head and the end;
+* the two-matching (:mod:`labyrinth.rules.matching`) on what the lines
+  leave: a perfect 2-matching of the remaining options exists, and an option
+  that lies in *no* perfect 2-matching is dropped, one that lies in *every*
+  one is forced. Both are read off the strongly connected components of
+  the matching's residual graph (an unmatched option lies in some perfect
+  matching exactly when an alternating cycle runs through it: Régin 1994's
+  filtering for matching constraints, here with capacities two);
+* connectedness: every free cell must still be reachable from the head over
+  the options left.
+
+Each argument only ever removes options that no completion uses, or forces
+edges that every completion uses, so the closure is sound; where they
+disagree with each other (a cell left without options, a loop, no matching,
+cells cut off) the state has no completion. This is the argument behind the
+study's checkerboard patterns: cells of one colour whose neighbours of the
+other colour are just enough to pass through them all, so none of those
+neighbours can also lead the line out to the rest of the board.
+
+The rule ``closure`` disables a move whose next state the closure refutes.
+It reads the whole board; its work per move is bounded by a fixed number of
+rounds, each one propagation, one matching repair, one component search and
+one flood (linear in the board).
+
+>>> from labyrinth.engine import State
+>>> from labyrinth.rules import get_rule_set
+>>> from labyrinth.rules.future import FutureLines
+>>> from labyrinth.rules.matching import TwoMatching
+>>> state = State.from_moves(9, "DRURDDLLDDDDDDRRRRRRUUUUULD")
+>>> get_rule_set("universal").open_moves(state)
+'DL'
+>>> [e.move for rule in (FutureLines(), TwoMatching()) for e in rule.effects(state)]   # each alone: nothing
+[]
+>>> [e.move for e in Closure().effects(state)]                                          # together: L is dead
+['L']
+"""
+
+from numba import njit
+
+from labyrinth.rules import _lines
+from labyrinth.rules._lines import CTRL, FRC, NEED, OPT, POP
+from labyrinth.rules.base import DISABLE, CompiledRule
+from labyrinth.rules.matching import ROWS as _MATCHING_ROWS
+
+__all__ = ["BASE", "CODE", "Closure", "ROWS", "closure_dead", "closure_masks"]
+
+CODE = 8
+#: first scratch row of the closure (after the two-matching's rows)
+BASE = _MATCHING_ROWS
+CM, PREV, QUEUE, SEEN, IDX, LOW, COMP, TSTACK, CSTACK, CITER = range(BASE, BASE + 10)
+#: the scratch rows the closure uses (BASE .. ROWS - 1)
+ROWS = BASE + 10
+#: rounds of the three arguments before the closure gives up looking for more (it never guesses: no verdict)
+MAX_ROUNDS = 30
+
+#: the column of the CTRL row that holds the flood stamp (columns 0-4 are the propagation's)
+STAMP = 5
+
+
+
+@njit(cache=True, inline="always")
+def _stamp(w):
+    """A fresh mark for the ``SEEN`` row (cleared when the counter gets large)."""
+    if w[CTRL, STAMP] >= 1 << 30 or w[CTRL, STAMP] < 0:
+        w[SEEN, :] = 0
+        w[CTRL, STAMP] = 0
+    w[CTRL, STAMP] += 1
+    return w[CTRL, STAMP]
+
+
+@njit(cache=True, inline="always")
+def _spare(w, c):
+    """How many more edges cell ``c`` needs beyond its forced ones."""
+    return w[NEED, c] - POP[w[FRC, c]]
+
+
+@njit(cache=True, inline="always")
+def _free_options(w, c):
+    """The options of ``c`` that are not forced: the edges the matching chooses among."""
+    return w[OPT, c] & ~w[FRC, c]
+
+
+@njit(cache=True)
+def _augment(nb, w, src):
+    """Give ``src`` one more matched option along an alternating path to another cell short of one."""
+    size = w.shape[1]
+    stamp = _stamp(w)
+    seen = w[SEEN]
+    prev = w[PREV]
+    queue = w[QUEUE]
+    m = w[CM]
+    seen[src] = stamp
+    prev[src] = -1
+    queue[0] = src
+    qh = 0
+    qt = 1
+    while qh < qt:
+        a = queue[qh]
+        qh += 1
+        avail = _free_options(w, a) & ~m[a]
+        for d in range(4):
+            if not (avail >> d) & 1:
+                continue
+            b = nb[a, d]
+            if seen[b] == stamp:
+                continue
+            seen[b] = stamp
+            prev[b] = a
+            if POP[m[b]] < _spare(w, b):
+                y = b
+                add = True
+                while prev[y] >= 0:
+                    x = prev[y]
+                    for e in range(4):
+                        if nb[x, e] == y:
+                            if add:
+                                m[x] |= 1 << e
+                                m[y] |= 1 << (e ^ 1)
+                            else:
+                                m[x] &= ~(1 << e)
+                                m[y] &= ~(1 << (e ^ 1))
+                            break
+                    add = not add
+                    y = x
+                return True
+            for e in range(4):
+                if (m[b] >> e) & 1:
+                    c = nb[b, e]
+                    if seen[c] != stamp:
+                        seen[c] = stamp
+                        prev[c] = b
+                        if qt < size:
+                            queue[qt] = c
+                            qt += 1
+    return False
+
+
+@njit(cache=True)
+def _match(nb, colour, w):
+    """Make ``w[CM]`` a perfect 2-matching of the free options (forced edges counted); False if none exists.
+
+    Keeps what it can of the previous round's matching: options since
+    dropped or forced leave it, cells over their need shed edges, then
+    augmenting paths fill every cell that is short.
+    """
+    size = w.shape[1]
+    m = w[CM]
+    for c in range(size):
+        m[c] &= _free_options(w, c)
+    for c in range(size):
+        for d in range(4):
+            if POP[m[c]] <= _spare(w, c):
+                break
+            if (m[c] >> d) & 1:
+                x = nb[c, d]
+                m[c] &= ~(1 << d)
+                m[x] &= ~(1 << (d ^ 1))
+    for c in range(size):
+        if colour[c] != 1:
+            continue
+        avail = _free_options(w, c) & ~m[c]
+        for d in range(4):
+            if POP[m[c]] >= _spare(w, c):
+                break
+            if (avail >> d) & 1:
+                x = nb[c, d]
+                if POP[m[x]] < _spare(w, x):
+                    m[c] |= 1 << d
+                    m[x] |= 1 << (d ^ 1)
+    for c in range(size):
+        if colour[c] != 1:
+            continue
+        while POP[m[c]] < _spare(w, c):
+            if not _augment(nb, w, c):
+                return False
+    for c in range(size):
+        if POP[m[c]] != _spare(w, c):
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _arcs(colour, w, c):
+    """The residual arcs out of ``c`` as a direction mask: unmatched options from black, matched ones from white."""
+    if colour[c] == 1:
+        return _free_options(w, c) & ~w[CM, c]
+    return w[CM, c]
+
+
+@njit(cache=True)
+def _components(nb, colour, w):
+    """Strongly connected components of the residual graph into ``w[COMP]`` (Tarjan 1972, iteratively)."""
+    size = w.shape[1]
+    idx = w[IDX]
+    low = w[LOW]
+    comp = w[COMP]
+    for c in range(size):
+        idx[c] = -1
+        comp[c] = -1
+    counter = 0
+    ncomp = 0
+    tsp = 0
+    for root in range(size):
+        if idx[root] >= 0 or _spare(w, root) <= 0:
+            continue
+        csp = 0
+        w[CSTACK, 0] = root
+        w[CITER, 0] = 0
+        idx[root] = counter
+        low[root] = counter
+        counter += 1
+        w[TSTACK, tsp] = root
+        tsp += 1
+        while csp >= 0:
+            v = w[CSTACK, csp]
+            arcs = _arcs(colour, w, v)
+            d = w[CITER, csp]
+            descended = False
+            while d < 4:
+                if (arcs >> d) & 1:
+                    x = nb[v, d]
+                    if idx[x] < 0:
+                        w[CITER, csp] = d + 1
+                        csp += 1
+                        w[CSTACK, csp] = x
+                        w[CITER, csp] = 0
+                        idx[x] = counter
+                        low[x] = counter
+                        counter += 1
+                        w[TSTACK, tsp] = x
+                        tsp += 1
+                        descended = True
+                        break
+                    if comp[x] < 0 and idx[x] < low[v]:
+                        low[v] = idx[x]
+                d += 1
+            if descended:
+                continue
+            if low[v] == idx[v]:
+                while True:
+                    tsp -= 1
+                    x = w[TSTACK, tsp]
+                    comp[x] = ncomp
+                    if x == v:
+                        break
+                ncomp += 1
+            csp -= 1
+            if csp >= 0:
+                u = w[CSTACK, csp]
+                if low[v] < low[u]:
+                    low[u] = low[v]
+
+
+@njit(cache=True)
+def _filter(nb, colour, w, cells):
+    """Drop the options in no perfect 2-matching, force those in every one; -1 if nothing changed,
+    else 0 or how many ``cells`` show a contradiction (from forcing)."""
+    size = w.shape[1]
+    comp = w[COMP]
+    changed = False
+    for b in range(size):
+        if colour[b] != 1 or _spare(w, b) <= 0:
+            continue
+        free = _free_options(w, b)
+        for d in range(4):
+            if not (free >> d) & 1:
+                continue
+            x = nb[b, d]
+            if comp[b] == comp[x]:
+                continue
+            changed = True
+            if (w[CM, b] >> d) & 1:
+                w[CM, b] &= ~(1 << d)
+                w[CM, x] &= ~(1 << (d ^ 1))
+                k = _lines.force(nb, w, b, d, cells)
+                if k:
+                    return k
+            else:
+                _lines.remove(nb, w, b, d)
+    return 0 if changed else -1
+
+
+@njit(cache=True)
+def _connected(nb, w, head):
+    """True if every cell still to visit is reachable from the head over the options left."""
+    size = w.shape[1]
+    stamp = _stamp(w)
+    seen = w[SEEN]
+    queue = w[QUEUE]
+    queue[0] = head
+    seen[head] = stamp
+    qt = 1
+    qh = 0
+    while qh < qt:
+        a = queue[qh]
+        qh += 1
+        o = w[OPT, a]
+        for d in range(4):
+            if (o >> d) & 1:
+                b = nb[a, d]
+                if seen[b] != stamp:
+                    seen[b] = stamp
+                    queue[qt] = b
+                    qt += 1
+    for c in range(size):
+        if w[NEED, c] > 0 and seen[c] != stamp:
+            return False
+    return True
+
+
+@njit(cache=True)
+def closure_dead(nb, colour, end, taken, head, free_left, w, cells):
+    """How many cells show that the closure refutes the state (0: it does not); the cells go to ``cells``.
+
+    ``taken`` marks the line (the head included), ``free_left`` counts the
+    free cells; ``w`` is the scratch block (rows up to :data:`ROWS` - 1).
+    """
+    if free_left == 0:
+        return 0
+    _lines.setup(nb, end, taken, head, free_left, w)
+    k = _lines.propagate(nb, w, cells)
+    if k:
+        return k
+    size = w.shape[1]
+    for c in range(size):
+        w[CM, c] = 0
+    for _ in range(MAX_ROUNDS):
+        if not _connected(nb, w, head):
+            cells[0] = head
+            return 1
+        if not _match(nb, colour, w):
+            cells[0] = head
+            return 1
+        _components(nb, colour, w)
+        k = _filter(nb, colour, w, cells)
+        if k < 0:
+            return 0
+        if k:
+            return k
+        k = _lines.propagate(nb, w, cells)
+        if k:
+            return k
+    return 0
+
+
+@njit(cache=True)
+def closure_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntrig):
+    """Which of the moves ``moves`` (bits 0-3) the closure refutes; the cells that show it go to ``trig[d]``.
+
+    A move onto the end corner is left to the other rules.
+    """
+    out = 0
+    for d in range(4):
+        c = nb[head, d]
+        if not (moves >> d) & 1 or c < 0 or taken[c] != 0 or c == end:
+            continue
+        taken[c] = 1
+        k = closure_dead(nb, colour, end, taken, c, free_count - 1, w, trig[d])
+        taken[c] = 0
+        if k:
+            out |= 1 << d
+            ntrig[d] = k
+    return out
+
+
+class Closure(CompiledRule):
+    """Disable a move after which future lines, two-matching exchanges and connectedness together refute the state."""
+
+    name = "closure"
+    code = CODE
+    kind = DISABLE
+    optional = True
+    summary = ("future lines, the options no perfect 2-matching uses and the cells the rest cut off, "
+               "propagated together: a move after which they meet a contradiction is closed")

@@ -1,0 +1,56 @@
+"""The closure rule: sound on every board it is tried on, and at least as strong as its parts."""
+
+import pytest
+
+from brute import completions_exist, reachable_states
+from labyrinth.engine.walker import random_walk
+from labyrinth.rules import get_rule_set
+from labyrinth.rules.closure import Closure
+from labyrinth.rules.future import FutureLines
+from labyrinth.rules.matching import TwoMatching
+from oracle import get_oracle
+
+
+def test_the_closure_never_closes_a_live_move_on_any_5x5_state():
+    rule = Closure()
+    closed = 0
+    for state in reachable_states(5):
+        if state.at_end():
+            continue
+        for effect in rule.effects(state):
+            closed += 1
+            assert not completions_exist(state.after(effect.move)), (state.compact(), effect.move)
+    assert closed > 1000
+
+
+@pytest.mark.parametrize("n", [7, 9, 11])
+def test_the_closure_never_closes_a_live_move_on_random_states(n):
+    rule = Closure()
+    closed = 0
+    with get_oracle("auto") as oracle:
+        for rules in ("none", "universal"):
+            for i in range(25 if n < 11 else 10):
+                walk = random_walk(n, get_rule_set(rules), 31, index=i)
+                for k in range(0, walk.state.steps, 2):
+                    state = walk.state.prefix(k)
+                    for effect in rule.effects(state):
+                        closed += 1
+                        verdict = oracle.decide(state.after(effect.move))
+                        assert verdict.feasible is False, (state.compact(), effect.move)
+    assert closed > 0
+
+
+@pytest.mark.parametrize("n", [9, 11, 13])
+def test_whatever_future_lines_or_the_matching_close_the_closure_closes(n):
+    parts = (FutureLines(), TwoMatching())
+    closure = Closure()
+    more = 0
+    for i in range(60 if n < 13 else 20):
+        walk = random_walk(n, get_rule_set("universal"), 3, index=i)
+        for k in range(walk.state.steps):
+            state = walk.state.prefix(k)
+            by_parts = {e.move for rule in parts for e in rule.effects(state)}
+            by_closure = {e.move for e in closure.effects(state)}
+            assert by_parts <= by_closure, state.compact()
+            more += len(by_closure - by_parts)
+    assert more > 0

@@ -1,0 +1,80 @@
+"""The `strong` rule set: sound rules only, perfect on 7x7, and its proven-live shortcut changes no decision."""
+
+import numpy as np
+import pytest
+
+from labyrinth.engine import State
+from labyrinth.engine.walker import enumerate_walks, random_walk
+from labyrinth.rules import get_rule_set
+from labyrinth.rules import matching
+from labyrinth.rules.frame import Tables
+from oracle import check_witness
+
+
+def test_strong_is_compiled_sound_and_lists_its_rules():
+    rules = get_rule_set("strong")
+    assert rules.compiled() and rules.sound
+    assert [r.name for r in rules.active] == ["c-shape", "two-matching", "near-border", "older-line", "count-area",
+                                              "colour-imbalance", "closure"]
+    assert list(rules.program().order).count(matching.CERTIFY_CODE) == 1
+
+
+def test_strong_walks_every_7x7_walkthrough_and_never_gets_stuck():
+    # a perfect walker on 7x7: all 111 712 corner-to-corner paths (OEIS A001184), no stuck leaf
+    result = enumerate_walks(State.from_moves(7, ""), get_rule_set("strong"))
+    assert (result.walkthroughs, result.stuck) == (111_712, 0)
+
+
+class _Explained:
+    """A rule set asked rule by rule (:meth:`RuleSet.decide`): no proven-live shortcut, a matching per state."""
+
+    def __init__(self, rules):
+        self.rules = rules
+
+    def open_moves(self, state):
+        return self.rules.decide(state).open
+
+
+@pytest.mark.parametrize("n", [5, 7, 9, 13, 21])
+def test_the_proven_live_shortcut_changes_no_walk(n):
+    rules = get_rule_set("strong")
+    for i in range(12 if n < 13 else 3):
+        a = random_walk(n, rules, 19, index=i)
+        b = random_walk(n, _Explained(rules), 19, index=i)
+        assert (a.state, a.outcome) == (b.state, b.outcome)
+
+
+def _line(state, mask_row):
+    """The cells of the line a 2-matching row draws from the head, as moves."""
+    board = state.board
+    moves, prev, cur = [], -1, state.head
+    while True:
+        nxt = [board.neighbours[cur, d] for d in range(4) if (mask_row[cur] >> d) & 1 and board.neighbours[cur, d] != prev]
+        if not nxt:
+            return "".join(moves)
+        moves.append(board.move_between(cur, int(nxt[0])))
+        prev, cur = cur, int(nxt[0])
+
+
+@pytest.mark.parametrize("n", [9, 15])
+def test_a_move_proven_live_has_a_completion_that_checks(n):
+    # the certificate is a real completion of the state after the move, not a guess
+    t = Tables.of(State.from_moves(n, "").board)
+    proven = 0
+    for i in range(4):
+        walk = random_walk(n, get_rule_set("strong"), 5, index=i)
+        work = t.scratch()
+        for k in range(0, walk.state.steps - 1):
+            state = walk.state.prefix(k)
+            taken = np.array(state.taken, dtype=np.uint8)
+            trig = np.zeros((4, 64), dtype=np.int32)
+            ntrig = np.zeros(4, dtype=np.int32)
+            out = matching.matching_masks(t.nb, t.colour, t.end, taken, state.head, state.free_count, 15, work,
+                                          trig, ntrig, True)
+            for d in range(4):
+                if (out >> (d + 8)) & 1:
+                    after = state.after("UDLR"[d])
+                    witness = _line(after, work[matching.BUF + d])
+                    assert check_witness(after, witness), (state.compact(), d)
+                    proven += 1
+    assert proven > 100
