@@ -39,8 +39,11 @@ def register(sub):
     stats.add_argument("--runs", type=positive_int(10 ** 9), default=1000, help="runs per size (the study used 1000)")
     rules_args(stats)
     stats.add_argument("--seed", type=seed, default=0)
-    stats.add_argument("--cap", type=positive_int(10 ** 12), default=100_000, metavar="K",
-                       help="stop a run after K walkthroughs (counted as K, reported as censored)")
+    stats.add_argument("--cap", type=positive_int(10 ** 12), default=100, metavar="K",
+                       help="stop a run after K walkthroughs (counted as K, reported as censored; default 100): "
+                            "a strong rule set's runs would otherwise never end")
+    stats.add_argument("--jobs", type=positive_int(256), default=1, metavar="J",
+                       help="worker processes (compiled rule sets; the same figures as one)")
     stats.add_argument("--json", action="store_true")
     size_args(stats, "stats")
     stats.add_argument("--no-progress", action="store_true")
@@ -101,21 +104,27 @@ def _stats(args):
         def progress(k, bar=bar):
             advance(bar, k)
 
-        st = walk_statistics(n, rules, args.runs, args.seed, cap=args.cap, progress=progress)
+        st = walk_statistics(n, rules, args.runs, args.seed, cap=args.cap, progress=progress, jobs=args.jobs)
         bar.close()
+        rate, low, high = st.stuck_rate
+        per = st.walkthroughs_per_stuck
         row = {"n": n, "rules": rules.name, "runs": st.runs, "mean": round(st.mean, 3), "ci95": [round(st.low, 3),
                round(st.high, 3)], "study": STUDY_7X7_RULES.get(n), "completion_rate": round(st.completion_rate, 4),
-               "walks": st.walks, "censored": st.censored, "seconds": round(st.seconds, 2)}
+               "walks": st.walks, "stuck": st.stuck, "stuck_per_walk": rate, "stuck_per_walk_ci95": [low, high],
+               "walkthroughs_per_stuck": None if per is None else round(per, 2), "censored": st.censored,
+               "cap": args.cap, "seconds": round(st.seconds, 2)}
         rows.append(row)
         if args.json:
             emit(row)
     if not args.json:
-        print(f"rules: {rules.name}, {args.runs} runs per size, seed {args.seed}")
-        print(f"{'n':>3}  {'mean':>9}  {'95% CI':>19}  {'study':>6}  {'complete':>8}  {'walks':>9}  {'censored':>8}  "
-              f"{'seconds':>7}")
+        print(f"rules: {rules.name}, {args.runs} runs per size (each up to {args.cap} walkthroughs), seed {args.seed}")
+        print(f"{'n':>3}  {'mean':>9}  {'95% CI':>19}  {'study':>6}  {'complete':>8}  {'walks':>9}  {'stuck':>7}  "
+              f"{'stuck/walk (95% CI)':>28}  {'censored':>8}  {'seconds':>7}")
         for r in rows:
             ci = f"{r['ci95'][0]:.2f}..{r['ci95'][1]:.2f}"
             study = "-" if r["study"] is None else f"{r['study']:.1f}"
-            print(f"{r['n']:>3}  {r['mean']:>9.2f}  {ci:>19}  {study:>6}  {r['completion_rate']:>8.3f}  "
-                  f"{r['walks']:>9}  {r['censored']:>8}  {r['seconds']:>7.1f}")
+            lo, hi = r["stuck_per_walk_ci95"]
+            rate = f"{r['stuck_per_walk']:.2e} ({lo:.1e}..{hi:.1e})"
+            print(f"{r['n']:>3}  {r['mean']:>9.2f}  {ci:>19}  {study:>6}  {r['completion_rate']:>8.4f}  "
+                  f"{r['walks']:>9}  {r['stuck']:>7}  {rate:>28}  {r['censored']:>8}  {r['seconds']:>7.1f}")
     return EXIT_OK

@@ -28,6 +28,7 @@ __all__ = [
     "random_walk",
     "random_walks",
     "walk_statistics",
+    "wilson",
 ]
 
 #: the study's statistic for its 7x7 rule set: mean walkthroughs completed before the
@@ -250,7 +251,8 @@ class WalkStats:
 
     ``mean`` over ``runs`` runs, with a 95% confidence interval ``low``..``high``
     (normal approximation); ``censored`` runs reached ``cap`` walkthroughs
-    without getting stuck and count as ``cap``.
+    without getting stuck and count as ``cap``. ``walks`` counts every walk
+    and ``stuck`` the stuck ones (a run ends with its first stuck walk).
     """
 
     n: int
@@ -261,26 +263,48 @@ class WalkStats:
     censored: int
     walks: int
     seconds: float
+    stuck: int = 0
 
     @property
     def completion_rate(self):
         """The fraction of walks that completed."""
-        stuck = self.walks - round(self.mean * self.runs)
-        return 1 - stuck / self.walks if self.walks else 0.0
+        return 1 - self.stuck / self.walks if self.walks else 0.0
+
+    @property
+    def stuck_rate(self):
+        """Stuck walks per walk, with its 95% Wilson score interval ``(rate, low, high)``.
+
+        >>> WalkStats(9, 1, 0.0, 0.0, 0.0, 1, 1000, 0.0, 0).stuck_rate[2] < 0.004   # none in 1000: under 1 in 260
+        True
+        """
+        return (self.stuck / self.walks if self.walks else 0.0, *wilson(self.stuck, self.walks))
+
+    @property
+    def walkthroughs_per_stuck(self):
+        """Completed walks per stuck walk (None when no walk got stuck)."""
+        return (self.walks - self.stuck) / self.stuck if self.stuck else None
 
 
-def walk_statistics(n, rules, runs, seed, cap=100_000, progress=None):
-    """Run ``runs`` times: walk from the empty line until a walk gets stuck; count the completions.
+def wilson(k, n, z=1.96):
+    """The Wilson score interval of a proportion ``k / n`` (Wilson 1927): ``(low, high)``.
 
-    Run ``r`` uses the walks numbered ``r * 2**32, r * 2**32 + 1, ...`` of the
-    seed, so every run is reproducible on its own. ``progress(r)`` is called
-    after each run.
+    >>> [round(x, 4) for x in wilson(0, 10_000)]
+    [0.0, 0.0004]
     """
-    t0 = time.perf_counter()
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _runs(n, rules, seed, first, stop, cap):
+    """Runs ``first .. stop - 1`` of the statistic: their walkthrough counts and the walks they took."""
     runner = _runner(rules)
-    samples, walks, censored = [], 0, 0
     start = State.from_moves(n, "")
-    for r in range(runs):
+    samples, walks = [], 0
+    for r in range(first, stop):
         if runner is not None:
             done, ran = runner.runs_until_stuck(start.board, seed, r << 32, cap)
         else:
@@ -292,10 +316,56 @@ def walk_statistics(n, rules, runs, seed, cap=100_000, progress=None):
                 done += 1
         samples.append(done)
         walks += ran
-        censored += done >= cap
-        if progress is not None:
-            progress(r + 1)
+    return samples, walks
+
+
+def walk_statistics(n, rules, runs, seed, cap=100, progress=None, jobs=1):
+    """Run ``runs`` times: walk from the empty line until a walk gets stuck; count the completions.
+
+    Run ``r`` uses the walks numbered ``r * 2**32, r * 2**32 + 1, ...`` of the
+    seed, so every run is reproducible on its own, and ``jobs`` worker
+    processes (compiled rule sets only) give the same figures as one.
+    ``progress(r)`` is called with the number of runs done.
+    """
+    t0 = time.perf_counter()
+    if jobs > 1 and _runner(rules) is not None and runs > 1:
+        samples, walks = _parallel_runs(n, rules, runs, seed, cap, progress, jobs)
+    else:
+        samples, walks = [], 0
+        for r in range(runs):
+            got, ran = _runs(n, rules, seed, r, r + 1, cap)
+            samples += got
+            walks += ran
+            if progress is not None:
+                progress(r + 1)
+    censored = sum(1 for x in samples if x >= cap)
+    stuck = runs - censored
     mean = sum(samples) / runs
     var = sum((x - mean) ** 2 for x in samples) / (runs - 1) if runs > 1 else 0.0
     half = 1.96 * (var / runs) ** 0.5
-    return WalkStats(n, runs, mean, max(0.0, mean - half), mean + half, censored, walks, time.perf_counter() - t0)
+    return WalkStats(n, runs, mean, max(0.0, mean - half), mean + half, censored, walks, time.perf_counter() - t0,
+                     stuck)
+
+
+def _parallel_runs(n, rules, runs, seed, cap, progress, jobs):
+    """The runs in chunks over ``jobs`` worker processes, put back in run order."""
+    import concurrent.futures
+    import multiprocessing
+
+    chunks = max(jobs, min(runs, 8 * jobs))
+    bounds = [runs * i // chunks for i in range(chunks + 1)]
+    parts = {}
+    done = 0
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        futures = {pool.submit(_runs, n, rules, seed, a, b, cap): a for a, b in zip(bounds, bounds[1:]) if b > a}
+        for future in concurrent.futures.as_completed(futures):
+            parts[futures[future]] = future.result()
+            done += len(parts[futures[future]][0])
+            if progress is not None:
+                progress(done)
+    samples, walks = [], 0
+    for a in sorted(parts):
+        samples += parts[a][0]
+        walks += parts[a][1]
+    return samples, walks

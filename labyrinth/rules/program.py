@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from labyrinth.engine.board import MOVES
-from labyrinth.rules import _lines, areas, closure, matching
+from labyrinth.rules import _lines, areas, closure, matching, window as windows
 from labyrinth.rules._lines import lines_masks
 from labyrinth.rules.areas import area_verdict
 from labyrinth.rules.closure import closure_masks
@@ -18,6 +18,7 @@ from labyrinth.rules.base import FORCE, Effect
 from labyrinth.rules.cshape import cshape
 from labyrinth.rules.frame import Tables
 from labyrinth.rules.matching import matching_masks
+from labyrinth.rules.window import WINDOW_BASE, window_masks
 from labyrinth.rules.patterns import (
     PATTERN_BASE,
     PatternTable,
@@ -58,6 +59,8 @@ def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scrat
         return matching_masks(nb, colour, end, taken, head, free_count, 15, scratch, trig, ntrig, False)
     if code == closure.CODE:
         return closure_masks(nb, colour, end, taken, head, free_count, 15, scratch, trig, ntrig)
+    if WINDOW_BASE < code <= WINDOW_BASE + windows.MAX_RADIUS:
+        return window_masks(nb, n, end, taken, head, code - WINDOW_BASE, 15, window, trig, ntrig)
     _area_verdicts(nb, colour, n, end, taken, head, free_count, scratch, area, 15)
     out = 0
     for d in range(4):
@@ -161,6 +164,10 @@ def decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
             i += 1
         elif code == closure.CODE:
             m = closure_masks(nb, colour, end, taken, head, free_count, free & ~disabled & ~live, scratch, trig, ntrig)
+            i += 1
+        elif WINDOW_BASE < code <= WINDOW_BASE + windows.MAX_RADIUS:
+            m = window_masks(nb, n, end, taken, head, code - WINDOW_BASE, free & ~disabled & ~live, window, trig,
+                             ntrig)
             i += 1
         else:
             # an area rule: the analysis once per state, then only its verdicts (no triggers needed here)
@@ -300,7 +307,9 @@ class Program:
         self.area[4, 0] = _reach(rules)
         if not incremental:  # the reference: every GLOBAL step runs the full analysis
             self.area[4, 1] = areas.TRACK_OFF
-        self.window = np.zeros(5, dtype=np.uint64)
+        # the pattern window (words 0-4), then the window rules' memo of verdicts if the set has one
+        has_window = any(WINDOW_BASE < c <= WINDOW_BASE + windows.MAX_RADIUS for c in order)
+        self.window = np.zeros(windows.memo_words() if has_window else 5, dtype=np.uint64)
 
     def open_moves(self, state):
         """Letters of the open moves at ``state`` (U, D, L, R order)."""

@@ -26,6 +26,7 @@ from labyrinth.rules.engine import ENGINE_PREFIX, EngineRuleSet
 from labyrinth.rules.future import FutureLines
 from labyrinth.rules.closure import Closure
 from labyrinth.rules.matching import TwoMatching
+from labyrinth.rules.window import MAX_RADIUS, WindowRule
 from labyrinth.rules.language import load_rules
 from labyrinth.rules.patterns import PatternRule
 
@@ -132,15 +133,31 @@ def check_names(specs, source):
                               source=f"{source}:{spec.line}")
 
 
+#: ``--on window:R`` adds the window rule of radius R
+WINDOW_PREFIX = "window:"
+
+
+def _window_rule(name):
+    """The window rule a name ``window:R`` asks for; a one-line error for a bad radius."""
+    radius = name[len(WINDOW_PREFIX):]
+    if not radius.isdigit() or not 1 <= int(radius) <= MAX_RADIUS:
+        raise LabyrinthError(f"a window rule takes a radius from 1 to {MAX_RADIUS} (window:3 is a 7x7 window)",
+                             token=name)
+    return WindowRule(int(radius))
+
+
 def get_rule_set(name, off=(), on=(), *, engine_timeout=None):
     """A rule set by name (or a ``.rule`` file: universal rules + its patterns; or ``engine:COMMAND``).
 
     ``off`` names rules to switch off, ``on`` optional rules to switch on
-    (``future-lines``); unknown names are a one-line error. An external
+    (``future-lines``, ``two-matching``, ``closure``, and ``window:R`` for a
+    radius R from 1 to 5, which adds the window rule); unknown names are a
+    one-line error. An external
     engine (``engine:COMMAND``) has no rules to switch and gets
     ``engine_timeout`` seconds per request; it starts when first asked.
     """
     off, on = frozenset(off), frozenset(on)
+    windows = [_window_rule(w) for w in sorted(on) if w.startswith(WINDOW_PREFIX)]
     if name.startswith(ENGINE_PREFIX):
         if off or on:
             raise LabyrinthError("an external engine's rules cannot be switched on or off here",
@@ -156,6 +173,10 @@ def get_rule_set(name, off=(), on=(), *, engine_timeout=None):
     else:
         raise LabyrinthError(f"unknown rule set (choose from {', '.join(RULE_SETS)}, a .rule file or "
                              f"{ENGINE_PREFIX}COMMAND)", token=name)
+    if windows:
+        if not isinstance(rules, RuleSet):
+            raise LabyrinthError(f"the {name} rule set takes no window rule", token=windows[0].name)
+        rules = RuleSet(rules.name, list(rules.rules) + windows, off, on, sound=rules.sound)
     if isinstance(rules, RuleSet):
         unknown = (off | on) - {r.name for r in rules.rules}
         if unknown:
