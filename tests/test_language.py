@@ -42,7 +42,7 @@ def test_parse_a_rule():
     ("name: a\nmirror: maybe\ngrid:\n  x H\n", 2, "mirror: must be"),
     ("name: a\ngrid:\n  x H\n  ? .\n", 4, "previous cell"),
     ("name: a\ngrid:\n  x H ? ? ?\n", 3, None),
-    ("name: a\ngrid:\n  x H ? ? ? X\n", 3, "at most 3"),
+    ("name: a\ngrid:\n  x H ? ? ? ? ? X\n", 3, "at most 5"),
     ("name: a\ngrid:\n  x H\nname: a\ngrid:\n  x H\n", 4, "defined twice"),
     ("sizes: 7\n", 1, "before the first name"),
 ])
@@ -96,3 +96,29 @@ def test_the_shipped_library_lints_and_round_trips(tmp_path):
     again.write_text(format_rules(specs))
     assert [(s.name, s.cells, s.marks, s.nmin, s.nmax, s.mirror) for s in load_rules(again)] == \
         [(s.name, s.cells, s.marks, s.nmin, s.nmax, s.mirror) for s in specs]
+
+
+def test_a_rule_reaching_into_the_outer_ring_matches_exactly_there():
+    # 'x' straight ahead, and the cell five ahead must be the border: it closes the step exactly when the
+    # board's edge lies five cells ahead of the head (the ring beyond the 7x7 core is read for it)
+    from labyrinth.engine.walker import random_walk
+    from labyrinth.rules import PatternRule, get_rule_set
+
+    spec = parse_rules("name: far\ngrid:\n  B\n  ?\n  ?\n  ?\n  x\n  H\n", source="far.rule")[0]
+    rule = PatternRule(spec)
+    hits = 0
+    for i in range(20):
+        walk = random_walk(11, get_rule_set("universal"), 1, index=i)
+        for k in range(1, walk.state.steps):
+            state = walk.state.prefix(k)
+            step = state.moves[-1]
+            dx, dy = {"U": (0, -1), "D": (0, 1), "L": (-1, 0), "R": (1, 0)}[step]
+            x, y = state.board.xy(state.head)
+            ahead = (x + dx, y + dy)
+            far = (x + 5 * dx, y + 5 * dy)
+            expected = (state.board.on_board(*ahead) and not state.taken[state.board.cell(*ahead)]
+                        and not state.board.on_board(*far))
+            got = step in {e.move for e in rule.effects(state)}
+            assert got == expected, state.compact()
+            hits += got
+    assert hits > 0

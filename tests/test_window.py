@@ -8,6 +8,7 @@ from labyrinth.engine import State
 from labyrinth.engine.walker import random_walk
 from labyrinth.errors import LabyrinthError
 from labyrinth.rules import get_rule_set
+from labyrinth.rules.patterns import WINDOW_LEN
 from labyrinth.rules.window import FEASIBLE, INFEASIBLE, WindowRule, traversable
 from oracle import get_oracle
 
@@ -77,12 +78,12 @@ def test_window_names_are_checked():
 def test_walks_reuse_the_memo_and_decide_as_the_rule_alone():
     rules = get_rule_set("universal", on=["window:2"])
     program = rules.program()
-    before = int(np.count_nonzero(program.window[9::5]))  # the memo's verdict words
+    before = int(np.count_nonzero(program.window[WINDOW_LEN + 4::5]))  # the memo's verdict words
     for i in range(3):
         walk = random_walk(9, rules, 4, index=i)
         decided = State.from_moves(9, "")
         for move in walk.state.moves:
             assert move in rules.decide(decided).open
             decided = decided.after(move)
-    filled = int(np.count_nonzero(program.window[9::5]))
+    filled = int(np.count_nonzero(program.window[WINDOW_LEN + 4::5]))
     assert filled > before

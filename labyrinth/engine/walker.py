@@ -27,6 +27,7 @@ __all__ = [
     "keep_left_order",
     "random_walk",
     "random_walks",
+    "walk_runs",
     "walk_statistics",
     "wilson",
 ]
@@ -299,7 +300,7 @@ def wilson(k, n, z=1.96):
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _runs(n, rules, seed, first, stop, cap):
+def walk_runs(n, rules, seed, first, stop, cap):
     """Runs ``first .. stop - 1`` of the statistic: their walkthrough counts and the walks they took."""
     runner = _runner(rules)
     start = State.from_moves(n, "")
@@ -333,7 +334,7 @@ def walk_statistics(n, rules, runs, seed, cap=100, progress=None, jobs=1):
     else:
         samples, walks = [], 0
         for r in range(runs):
-            got, ran = _runs(n, rules, seed, r, r + 1, cap)
+            got, ran = walk_runs(n, rules, seed, r, r + 1, cap)
             samples += got
             walks += ran
             if progress is not None:
@@ -358,7 +359,7 @@ def _parallel_runs(n, rules, runs, seed, cap, progress, jobs):
     done = 0
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
-        futures = {pool.submit(_runs, n, rules, seed, a, b, cap): a for a, b in zip(bounds, bounds[1:]) if b > a}
+        futures = {pool.submit(walk_runs, n, rules, seed, a, b, cap): a for a, b in zip(bounds, bounds[1:]) if b > a}
         for future in concurrent.futures.as_completed(futures):
             parts[futures[future]] = future.result()
             done += len(parts[futures[future]][0])

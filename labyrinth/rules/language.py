@@ -31,7 +31,8 @@ Symbols (one per cell, separated by spaces):
 ``f``  the move the rule forces: a free cell beside the head
 ====  ===========================================================
 
-Every cell must lie within 3 cells of ``H`` (a 7x7 window). A rule fires
+Every cell must lie within 5 cells of ``H`` (an 11x11 window; the 7x7 core is read
+for every rule, the outer ring only when a rule reaches into it). A rule fires
 when every cell matches; then its ``x`` moves are disabled, or
 its ``f`` move is forced. Loading checks everything and raises
 :class:`~labyrinth.errors.FormatError` naming the file, line and reason.
@@ -62,7 +63,9 @@ ANY, FREE, TAKEN, WALL, BORDER, END, NOT_END = range(7)
 #: the window codes (0 free, 1 line, 2 border, 3 end corner) each condition allows
 ALLOWED = {ANY: (0, 1, 2, 3), FREE: (0, 3), TAKEN: (1,), WALL: (1, 2), BORDER: (2,), END: (3,), NOT_END: (0,)}
 #: how far from the head a pattern may reach (its cells lie in a (2R+1) x (2R+1) window)
-RADIUS = 3
+RADIUS = 5
+#: the inner window every pattern rule set reads; cells beyond it are read only when a rule has some
+INNER_RADIUS = 3
 _KEYS = ("name", "about", "sizes", "mirror", "rotate", "grid")
 _ROTATE = {"no": (), "left": ("left",), "right": ("right",), "both": ("left", "right")}
 _YES = {"yes": True, "no": False, "true": True, "false": False}

@@ -11,12 +11,23 @@ from numba import njit
 from labyrinth.rules import language
 from labyrinth.rules.base import CompiledRule
 from labyrinth.rules.frame import RIGHT, STRAIGHT
-from labyrinth.rules.language import ALLOWED, RADIUS
+from labyrinth.rules.language import ALLOWED, INNER_RADIUS, RADIUS
 
-__all__ = ["PatternRule", "PatternTable", "match_pattern", "window_bits"]
+__all__ = ["PatternRule", "PatternTable", "match_pattern", "ring_bits", "variant_matches", "window_bits"]
 
 PATTERN_BASE = 100  # rule codes from here on index the pattern table
-_SIDE = 2 * RADIUS + 1
+_SIDE = 2 * INNER_RADIUS + 1
+#: the pattern window's words: 0-3 the inner 7x7 cells, 4-8 the ring out to RADIUS; then two "computed" flags
+INNER_WORDS = 4
+WORDS = 9
+INNER_DONE = 9
+OUTER_DONE = 10
+#: length of a program's window array without a window rule's memo
+WINDOW_LEN = 11
+#: page offsets of the ring cells (INNER_RADIUS < Chebyshev distance <= RADIUS), in bit order
+_RING = np.array([(px, py) for py in range(-RADIUS, RADIUS + 1) for px in range(-RADIUS, RADIUS + 1)
+                  if max(abs(px), abs(py)) > INNER_RADIUS], dtype=np.int64)
+_RING_INDEX = {(int(px), int(py)): k for k, (px, py) in enumerate(_RING)}
 
 
 class PatternRule(CompiledRule):
@@ -61,7 +72,7 @@ class PatternTable:
         self.force = np.array([s.kind == "force" for s in specs] + [False], dtype=np.uint8)
         self.nmin = np.array([s.nmin for s in specs] + [0], dtype=np.int32)
         self.nmax = np.array([s.nmax for s in specs] + [0], dtype=np.int32)
-        self.forbid = np.zeros((nvar, 4), dtype=np.uint64)
+        self.forbid = np.zeros((nvar, WORDS), dtype=np.uint64)
         v = 0
         for r, vs in enumerate(rows):
             self.rule_var[r] = v
@@ -81,13 +92,16 @@ class PatternTable:
 
 
 def _forbidden(cells):
-    """Four 64-bit masks of the window bits a variant's conditions exclude."""
-    words = [0, 0, 0, 0]
+    """The 64-bit masks (:data:`WORDS` of them) of the window bits a variant's conditions exclude."""
+    words = [0] * WORDS
     for px, py, cond in cells:
-        k = (py + RADIUS) * _SIDE + (px + RADIUS)
+        if max(abs(px), abs(py)) <= INNER_RADIUS:
+            base = 4 * ((py + INNER_RADIUS) * _SIDE + (px + INNER_RADIUS))
+        else:
+            base = 64 * INNER_WORDS + 4 * _RING_INDEX[(px, py)]
         for code in range(4):
             if code not in ALLOWED[cond]:
-                b = 4 * k + code
+                b = base + code
                 words[b >> 6] |= 1 << (b & 63)
     return np.array(words, dtype=np.uint64)
 
@@ -100,47 +114,78 @@ def _board_xy(n, head, heading, px, py):
     return x, y
 
 
+@njit(cache=True, inline="always")
+def _code(n, end, taken, x, y):
+    if x < 0 or y < 0 or x >= n or y >= n:
+        return 2
+    if taken[y * n + x] != 0:
+        return 1
+    if y * n + x == end:
+        return 3
+    return 0
+
+
 @njit(cache=True)
 def window_bits(n, end, taken, head, heading, out):
-    """The cells within :data:`RADIUS` of the head, in the walker's frame, as one-hot bits.
+    """The cells within :data:`INNER_RADIUS` of the head, in the walker's frame, as one-hot bits.
 
     Cell ``k = (py + R) * W + (px + R)`` owns bits ``4k .. 4k + 3`` (free, line,
-    border, end corner) of the four words of ``out``.
+    border, end corner) of the words 0-3 of ``out``; ``out[INNER_DONE]`` is set.
     """
-    for i in range(4):
+    for i in range(INNER_WORDS):
         out[i] = 0
     k = 0
-    for py in range(-RADIUS, RADIUS + 1):
-        for px in range(-RADIUS, RADIUS + 1):
+    for py in range(-INNER_RADIUS, INNER_RADIUS + 1):
+        for px in range(-INNER_RADIUS, INNER_RADIUS + 1):
             x, y = _board_xy(n, head, heading, px, py)
-            if x < 0 or y < 0 or x >= n or y >= n:
-                code = 2
-            elif taken[y * n + x]:
-                code = 1
-            elif y * n + x == end:
-                code = 3
-            else:
-                code = 0
-            b = 4 * k + code
+            b = 4 * k + _code(n, end, taken, x, y)
             out[b >> 6] |= np.uint64(1) << np.uint64(b & 63)
             k += 1
+    out[INNER_DONE] = 1
 
 
 @njit(cache=True)
-def match_pattern(r, n, head, heading, window, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax,
-                  forbid, trig, ntrig):
+def ring_bits(n, end, taken, head, heading, out):
+    """The ring of cells beyond the inner window, out to :data:`RADIUS`, into words 4-8 (``out[OUTER_DONE]`` set)."""
+    for i in range(INNER_WORDS, WORDS):
+        out[i] = 0
+    for k in range(_RING.shape[0]):
+        x, y = _board_xy(n, head, heading, _RING[k, 0], _RING[k, 1])
+        b = 64 * INNER_WORDS + 4 * k + _code(n, end, taken, x, y)
+        out[b >> 6] |= np.uint64(1) << np.uint64(b & 63)
+    out[OUTER_DONE] = 1
+
+
+@njit(cache=True, inline="always")
+def variant_matches(v, n, end, taken, head, heading, window, forbid):
+    """True if variant ``v``'s conditions hold in the window (the ring read first if it needs it)."""
+    if ((window[0] & forbid[v, 0]) | (window[1] & forbid[v, 1]) | (window[2] & forbid[v, 2])
+            | (window[3] & forbid[v, 3])) != 0:
+        return False
+    outer = forbid[v, 4] | forbid[v, 5] | forbid[v, 6] | forbid[v, 7] | forbid[v, 8]
+    if outer == 0:
+        return True
+    if window[OUTER_DONE] == 0:
+        ring_bits(n, end, taken, head, heading, window)
+    return ((window[4] & forbid[v, 4]) | (window[5] & forbid[v, 5]) | (window[6] & forbid[v, 6])
+            | (window[7] & forbid[v, 7]) | (window[8] & forbid[v, 8])) == 0
+
+
+@njit(cache=True)
+def match_pattern(r, n, end, taken, head, heading, window, cells, ncells, marks, nmarks, rule_var, force, nmin,
+                  nmax, forbid, trig, ntrig):
     """Moves pattern rule ``r`` disables (bits 0-3) or forces (bits 4-7) at the head.
 
-    ``window`` is :func:`window_bits` of the state; a variant matches when the
-    window has no bit its ``forbid`` masks exclude. Trigger cells (the matched,
+    ``window`` holds :func:`window_bits` of the state (and :func:`ring_bits`,
+    read here when a variant needs it); a variant matches when the window has
+    no bit its ``forbid`` masks exclude. Trigger cells (the matched,
     non-'?' cells on the board) go to ``trig[d]``.
     """
     if n < nmin[r] or n > nmax[r]:
         return 0
     out = 0
     for v in range(rule_var[r], rule_var[r + 1]):
-        if ((window[0] & forbid[v, 0]) | (window[1] & forbid[v, 1]) | (window[2] & forbid[v, 2])
-                | (window[3] & forbid[v, 3])) != 0:
+        if not variant_matches(v, n, end, taken, head, heading, window, forbid):
             continue
         for k in range(nmarks[v]):
             x, y = _board_xy(n, head, heading, marks[v, k, 0], marks[v, k, 1])

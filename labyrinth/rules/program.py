@@ -20,9 +20,13 @@ from labyrinth.rules.frame import Tables
 from labyrinth.rules.matching import matching_masks
 from labyrinth.rules.window import WINDOW_BASE, window_masks
 from labyrinth.rules.patterns import (
+    INNER_DONE,
+    OUTER_DONE,
     PATTERN_BASE,
+    WINDOW_LEN,
     PatternTable,
     match_pattern,
+    variant_matches,
     window_bits,
 )
 
@@ -40,17 +44,16 @@ def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scrat
     ``area`` caches the area analysis per direction (status, two bounding cells)
     so that the four area rules share one analysis per step (``area[4, 0]`` is
     the analysis' reach, LOCAL or GLOBAL; ``area[4, 1:3]`` the walker kernels'
-    bookkeeping of cut cells, see :func:`labyrinth.rules.areas.track_init`); ``window[4]`` is
-    nonzero once ``window[:4]`` holds the pattern window of this state.
+    bookkeeping of cut cells, see :func:`labyrinth.rules.areas.track_init`); ``window[INNER_DONE]``
+    is nonzero once ``window[:4]`` holds the pattern window of this state (:mod:`labyrinth.rules.patterns`).
     """
     for d in range(4):
         ntrig[d] = 0
     if code >= PATTERN_BASE:
-        if window[4] == 0:
+        if window[INNER_DONE] == 0:
             window_bits(n, end, taken, head, heading, window)
-            window[4] = 1
-        return match_pattern(code - PATTERN_BASE, n, head, heading, window, cells, ncells, marks, nmarks,
-                             rule_var, force, nmin, nmax, forbid, trig, ntrig)
+        return match_pattern(code - PATTERN_BASE, n, end, taken, head, heading, window, cells, ncells, marks,
+                             nmarks, rule_var, force, nmin, nmax, forbid, trig, ntrig)
     if code == 1:
         return cshape(nb, end, taken, head, trig, ntrig) << 4
     if code == _lines.CODE:
@@ -119,7 +122,8 @@ def _start(nb, taken, head, area, window):
         if c >= 0 and not taken[c]:
             free |= 1 << d
         area[d, 0] = _UNKNOWN
-    window[4] = 0
+    window[INNER_DONE] = 0
+    window[OUTER_DONE] = 0
     return free
 
 
@@ -144,11 +148,10 @@ def decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
             j = i
             while j < count and order[j] >= PATTERN_BASE:
                 j += 1
-            if window[4] == 0:
+            if window[INNER_DONE] == 0:
                 window_bits(n, end, taken, head, heading, window)
-                window[4] = 1
-            m = _pattern_run(order, i, j, free, n, head, heading, window, cells, ncells, marks, nmarks, rule_var,
-                             force, nmin, nmax, forbid, trig, ntrig)
+            m = _pattern_run(order, i, j, free, n, end, taken, head, heading, window, cells, ncells, marks, nmarks,
+                             rule_var, force, nmin, nmax, forbid, trig, ntrig)
             i = j
         elif code == 1:
             m = cshape(nb, end, taken, head, trig, ntrig) << 4
@@ -206,11 +209,10 @@ def attribute(order, nb, colour, n, end, taken, head, heading, free_count, scrat
     for i in range(order.shape[0]):
         code = order[i]
         if code >= PATTERN_BASE:
-            if window[4] == 0:
+            if window[INNER_DONE] == 0:
                 window_bits(n, end, taken, head, heading, window)
-                window[4] = 1
-            m = _pattern_run(order, i, i + 1, free, n, head, heading, window, cells, ncells, marks, nmarks,
-                             rule_var, force, nmin, nmax, forbid, trig, ntrig)
+            m = _pattern_run(order, i, i + 1, free, n, end, taken, head, heading, window, cells, ncells, marks,
+                             nmarks, rule_var, force, nmin, nmax, forbid, trig, ntrig)
         else:
             m = rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
                            cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
@@ -229,8 +231,8 @@ def attribute(order, nb, colour, n, end, taken, head, heading, free_count, scrat
 
 
 @njit(cache=True)
-def _pattern_run(order, i, j, free, n, head, heading, window, cells, ncells, marks, nmarks, rule_var, force,
-                 nmin, nmax, forbid, trig, ntrig):
+def _pattern_run(order, i, j, free, n, end, taken, head, heading, window, cells, ncells, marks, nmarks, rule_var,
+                 force, nmin, nmax, forbid, trig, ntrig):
     """Pattern rules ``order[i:j]`` in order: their disables, up to and with the first force.
 
     The window test is inlined here (a call per rule costs more than the test);
@@ -248,11 +250,12 @@ def _pattern_run(order, i, j, free, n, head, heading, window, cells, ncells, mar
         hit = False
         for v in range(rule_var[r], rule_var[r + 1]):
             if ((w0 & forbid[v, 0]) | (w1 & forbid[v, 1]) | (w2 & forbid[v, 2]) | (w3 & forbid[v, 3])) == 0:
-                hit = True
-                break
+                if variant_matches(v, n, end, taken, head, heading, window, forbid):
+                    hit = True
+                    break
         if not hit:
             continue
-        m = match_pattern(r, n, head, heading, window, cells, ncells, marks, nmarks,
+        m = match_pattern(r, n, end, taken, head, heading, window, cells, ncells, marks, nmarks,
                           rule_var, force, nmin, nmax, forbid, trig, ntrig)
         out |= m & 15
         if (m >> 4) & free:
@@ -309,7 +312,7 @@ class Program:
             self.area[4, 1] = areas.TRACK_OFF
         # the pattern window (words 0-4), then the window rules' memo of verdicts if the set has one
         has_window = any(WINDOW_BASE < c <= WINDOW_BASE + windows.MAX_RADIUS for c in order)
-        self.window = np.zeros(windows.memo_words() if has_window else 5, dtype=np.uint64)
+        self.window = np.zeros(windows.memo_words() if has_window else WINDOW_LEN, dtype=np.uint64)
 
     def open_moves(self, state):
         """Letters of the open moves at ``state`` (U, D, L, R order)."""
@@ -333,7 +336,7 @@ def rule_effects(rule, state):
     ntrig = np.zeros(4, dtype=np.int32)
     area = np.full((5, 3), _UNKNOWN, dtype=np.int32)
     area[4, 0] = _reach([rule])
-    window = np.zeros(5, dtype=np.uint64)
+    window = np.zeros(WINDOW_LEN, dtype=np.uint64)
     taken = np.array(state.taken, dtype=np.uint8)
     m = rule_masks(rule.code, t.nb, t.colour, t.n, t.end, taken, state.head, _heading(state), state.free_count,
                    t.scratch(), area, *table.arrays(), window, trig, ntrig)

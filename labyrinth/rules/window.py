@@ -35,6 +35,7 @@ from numba import njit
 
 from labyrinth.rules.base import DISABLE, CompiledRule
 from labyrinth.rules.frame import RIGHT, STRAIGHT
+from labyrinth.rules.patterns import WINDOW_LEN
 
 __all__ = ["MAX_RADIUS", "NODE_BUDGET", "WINDOW_BASE", "WindowRule", "memo_words", "traversable", "window_masks"]
 
@@ -49,8 +50,8 @@ OFF, TAKEN, FREE, END = 0, 1, 2, 3
 FEASIBLE, INFEASIBLE, UNKNOWN = 1, 2, 3
 #: words per memo entry: four key words and the verdict
 _ENTRY = 5
-#: the first word of the memo in the program's window array (words 0-4 are the pattern window)
-_MEMO_START = 5
+#: the first word of the memo in the program's window array (the pattern window comes first)
+_MEMO_START = WINDOW_LEN
 #: memo entries a program with a window rule carries (about 10 MB)
 MEMO_ENTRIES = 1 << 18
 
@@ -98,6 +99,92 @@ def _key(win, side, mirror, key):
 @njit(cache=True, inline="always")
 def _bit(words, i):
     return (words[i >> 6] >> np.uint64(i & 63)) & np.uint64(1)
+
+
+@njit(cache=True)
+def _order_moves(win, side, v, visited, order):
+    """The four moves from ``v``, the one into the cell with the fewest ways on first (Warnsdorff 1823)."""
+    vx = v % side
+    vy = v // side
+    ways = np.empty(4, dtype=np.int64)
+    for d in range(4):
+        order[d] = d
+        ways[d] = 99
+        x = vx + _DX[d]
+        y = vy + _DY[d]
+        if x < 0 or y < 0 or x >= side or y >= side:
+            continue
+        u = y * side + x
+        if (win[u] != FREE and win[u] != END) or _bit(visited, u):
+            continue
+        count = 0
+        for e in range(4):
+            x2 = x + _DX[e]
+            y2 = y + _DY[e]
+            if x2 < 0 or y2 < 0 or x2 >= side or y2 >= side:
+                count += 1  # the outside: a way on
+                continue
+            w = y2 * side + x2
+            if w != v and (win[w] == FREE or win[w] == END) and not _bit(visited, w):
+                count += 1
+        ways[d] = count
+    for i in range(1, 4):
+        j = i
+        while j > 0 and ways[order[j - 1]] > ways[order[j]]:
+            order[j - 1], order[j] = order[j], order[j - 1]
+            j -= 1
+
+
+@njit(cache=True)
+def _reaches_all(win, side, cells, here, visited, used, cport, pcell, onboard, part, nports, left, reach, todo):
+    """True if every unvisited cell to visit can still be reached from ``here``: over unvisited window cells,
+    and from a rim cell with a free outward edge to any other such rim cell of the same part of the outside."""
+    for i in range(cells):
+        reach[i] = 0
+    reach[here] = 1
+    top = 0
+    todo[0] = here
+    found = 0
+    jumped = np.zeros(8, dtype=np.int64)  # parts of the outside already entered
+    while top >= 0:
+        v = todo[top]
+        top -= 1
+        vx = v % side
+        vy = v // side
+        for d in range(4):
+            x = vx + _DX[d]
+            y = vy + _DY[d]
+            if x < 0 or y < 0 or x >= side or y >= side:
+                continue
+            u = y * side + x
+            if reach[u] == 1 or (win[u] != FREE and win[u] != END) or _bit(visited, u):
+                continue
+            reach[u] = 1
+            found += 1
+            if win[u] != END:
+                top += 1
+                todo[top] = u
+        for j in range(2):
+            p = cport[v, j]
+            if p < 0 or onboard[p] == 0 or (used >> np.uint64(p)) & np.uint64(1):
+                continue
+            q = part[p]
+            if q < 8 and jumped[q] == 1:
+                continue
+            if q < 8:
+                jumped[q] = 1
+            for t in range(nports):
+                if part[t] != q or t == p or (used >> np.uint64(t)) & np.uint64(1):
+                    continue
+                u = pcell[t]
+                if reach[u] == 1 or (win[u] != FREE and win[u] != END) or _bit(visited, u):
+                    continue
+                reach[u] = 1
+                found += 1
+                if win[u] != END:
+                    top += 1
+                    todo[top] = u
+    return found >= left
 
 
 @njit(cache=True)
@@ -175,9 +262,13 @@ def traversable(win, side, budget):
     st_in = np.empty(cells + 2, dtype=np.int64)
     st_out = np.empty(cells + 2, dtype=np.int64)
     nopt = 4 + 2 * (nports + 1)
+    reach = np.zeros(cells, dtype=np.int64)
+    todo = np.empty(cells + nports, dtype=np.int64)
     sp = 0
     st_cell[0] = centre
     st_opt[0] = 0
+    st_order = np.empty((cells + 2, 4), dtype=np.int64)
+    _order_moves(win, side, centre, visited, st_order[0])
     st_chords[0] = 0
     st_in[0] = -1
     st_out[0] = -1
@@ -206,8 +297,9 @@ def traversable(win, side, budget):
         pin = -1
         pout = -1
         if k < 4:
-            x = vx + _DX[k]
-            y = vy + _DY[k]
+            dk = st_order[sp, k]
+            x = vx + _DX[dk]
+            y = vy + _DY[dk]
             if x < 0 or y < 0 or x >= side or y >= side:
                 continue
             u = y * side + x
@@ -290,9 +382,14 @@ def traversable(win, side, budget):
                     ways += 1
             if ways < (1 if w == endcell else 2):
                 dead += 1
+        if dead == 0 and not _reaches_all(win, side, cells, target, visited, used[0], cport, pcell, onboard, part,
+                                          nports, required - count, reach, todo):
+            dead = 1
         sp += 1
         st_cell[sp] = target
         st_opt[sp] = 0 if dead == 0 else nopt
+        if dead == 0:
+            _order_moves(win, side, target, visited, st_order[sp])
         st_chords[sp] = before
         st_in[sp] = pin
         st_out[sp] = pout

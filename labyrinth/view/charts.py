@@ -12,7 +12,7 @@ import math
 
 import drawsvg as dw
 
-__all__ = ["PALETTE", "bar_chart", "histograms", "log_bins"]
+__all__ = ["PALETTE", "bar_chart", "histograms", "line_chart", "log_bins"]
 
 #: series colours, in order
 PALETTE = ("#2f6fd6", "#e08a00", "#1f9d3a", "#8e44ad", "#d62728", "#17a2b8")
@@ -119,6 +119,74 @@ def bar_chart(labels, series, *, errors=None, markers=None, marker_name="", titl
             m.append_title(f"{marker_name}, {label}: {_fmt(markers[i])}")
             d.append(m)
         d.append(dw.Text(label, 11, _r(left + group * (i + 0.5)), head + ph + 16, text_anchor="middle"))
+    if xlabel:
+        d.append(dw.Text(xlabel, 12, _r(left + pw / 2), height - 8, text_anchor="middle", fill="#333333"))
+    if ylabel:
+        d.append(dw.Text(ylabel, 12, 14, _r(head + ph / 2), text_anchor="middle", fill="#333333",
+                         transform=f"rotate(-90 14 {_r(head + ph / 2)})"))
+    return d.as_svg(header="")
+
+
+def line_chart(xs, series, *, title="", xlabel="", ylabel="", floor=1e-6, width=860, height=360, colours=None,
+               dashed=()):
+    """Lines on a log-scaled y axis: one per series, a point per x; values under ``floor`` (zero) sit on it.
+
+    Parameters
+    ----------
+    xs : list of numbers
+        The x positions (board sizes).
+    series : dict
+        Series name -> values (one per x; None for no point).
+    dashed : iterable of str
+        Series drawn dashed (reference figures, such as the study's).
+
+    >>> svg = line_chart([9, 11], {"universal": [0.1, 0.25], "strong": [0.0, None]}, title="stuck per walk")
+    >>> svg.startswith("<svg") and "strong" in svg
+    True
+    """
+    names = list(series)
+    colours = colours or {name: PALETTE[i % len(PALETTE)] if i < len(PALETTE) else "#555555"
+                          for i, name in enumerate(names)}
+    values = [v for name in names for v in series[name] if v is not None and v > 0]
+    hi = 10 ** math.ceil(math.log10(max(values + [floor * 10])))
+    lo = floor
+    left, right, foot = 64, 14, 44
+    probe = dw.Drawing(width, height)
+    head = _legend(probe, names, colours, left, 36, None, width - right) + 16
+    pw, ph = width - left - right, height - head - foot
+    d = dw.Drawing(width, height, font_family=_FONT, font_size=12, id_prefix="line")
+    d.append(dw.Rectangle(0, 0, width, height, fill="#ffffff"))
+    if title:
+        d.append(dw.Text(title, 14, left, 18, font_weight="bold"))
+    _legend(d, names, colours, left, 36, None, width - right)
+    decades = int(round(math.log10(hi / lo)))
+
+    def yv(v):
+        v = max(v, lo)
+        return _r(head + ph - ph * math.log10(v / lo) / decades)
+
+    for k in range(decades + 1):
+        v = lo * 10 ** k
+        y = yv(v)
+        d.append(dw.Line(left, y, left + pw, y, stroke="#e4e4e4"))
+        label = f"1e{int(round(math.log10(v)))}" if k else f"<{lo:g}"
+        d.append(dw.Text(label, 11, left - 6, _r(y + 4), text_anchor="end", fill="#555555"))
+    x0, x1 = min(xs), max(xs)
+
+    def xv(x):
+        return _r(left + 20 + (pw - 40) * (x - x0) / max(1, x1 - x0))
+
+    for x in xs:
+        d.append(dw.Text(str(x), 11, xv(x), head + ph + 16, text_anchor="middle"))
+    for name in names:
+        points = [(xv(x), yv(v), x, v) for x, v in zip(xs, series[name]) if v is not None]
+        for (ax, ay, _, _), (bx, by, _, _) in zip(points, points[1:]):
+            d.append(dw.Line(ax, ay, bx, by, stroke=colours[name], stroke_width=2,
+                             stroke_dasharray="5,4" if name in dashed else None))
+        for px, py, x, v in points:
+            c = dw.Circle(px, py, 3.5, fill=colours[name])
+            c.append_title(f"{name}, {x}: {v:.3g}")
+            d.append(c)
     if xlabel:
         d.append(dw.Text(xlabel, 12, _r(left + pw / 2), height - 8, text_anchor="middle", fill="#333333"))
     if ylabel:
