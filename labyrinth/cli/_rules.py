@@ -18,6 +18,7 @@ from labyrinth.cli._common import (
     write_text,
 )
 from labyrinth.cli._limits import MAX_N, positive_int, seconds, size_args
+from labyrinth.cli._limits import seed as seed_arg
 from labyrinth.errors import LabyrinthError
 
 
@@ -55,6 +56,22 @@ def register(sub):
     rmine.add_argument("-o", "--output", metavar="FILE", help="write the rule file here (default: stdout)")
     rmine.add_argument("--no-progress", action="store_true")
     rmine.set_defaults(run=_rules_mine)
+    rlearn = rsub.add_parser("learn", help="rounds of walks -> missed-dead findings -> minimal patterns -> rules "
+                                           "proved sound on every board, measured again")
+    rlearn.add_argument("-n", required=True, metavar="N[,N...]", help="board sizes walked every round, e.g. 9,11,13")
+    rlearn.add_argument("--rules", default="default", help=RULES_HELP + " (the set learning starts from)")
+    rlearn.add_argument("--rounds", type=positive_int(1000), default=3)
+    rlearn.add_argument("--walks", type=positive_int(10 ** 7), default=400, help="walks per size per round")
+    rlearn.add_argument("--seed", type=seed_arg, default=0)
+    rlearn.add_argument("--budget", type=seconds, default=None, metavar="SECONDS",
+                        help="time for deciding one round's findings; past it the run stops (continue with --resume)")
+    rlearn.add_argument("--time-limit", type=seconds, default=30.0, metavar="SECONDS",
+                        help="per minimal pattern and per soundness query")
+    rlearn.add_argument("-o", "--output", metavar="FILE", required=True, help="the rule file to write")
+    rlearn.add_argument("--store", metavar="FILE", help="the run's units, for --resume (default: OUTPUT.units.jsonl)")
+    rlearn.add_argument("--resume", action="store_true", help="continue the run stored in --store")
+    rlearn.add_argument("--no-progress", action="store_true")
+    rlearn.set_defaults(run=_rules_learn)
 
 
 def _explain(args):
@@ -239,4 +256,49 @@ def _rules_mine(args):
         sys.stdout.write(text)
     note(f"{len(mined.specs)} rules cover {mined.covered} of {mined.dead} dead moves "
          f"({mined.inseparable} inseparable at radius {args.radius})")
+    return EXIT_OK
+
+
+def _rules_learn(args):
+    from labyrinth.cli._common import board_sizes
+    from verify.learn import format_learned, learn
+
+    sizes = board_sizes(args.n, "rules learn", False)
+    rule_set(args)  # a bad base set is a one-line error before any work
+    writable_output(args.output)
+    store = args.store or f"{args.output}.units.jsonl"
+    if not args.resume and Path(store).exists() and Path(store).stat().st_size:
+        raise LabyrinthError("a run is stored here already: continue it with --resume, or give another --store",
+                             source=store)
+    writable_output(store)
+    bars = {}
+
+    def progress(event, **info):
+        if event == "round":
+            counts = ", ".join(f"{n}x{n}: {k}" for n, k in info["stuck"].items())
+            note(f"round {info['round']}: {info['findings']} stuck walks to learn from ({counts} of {args.walks} "
+                 f"walks per size)")
+            bars["bar"] = progress_bar(info["findings"], unit="finding", desc=f"round {info['round']}",
+                                       disable=args.no_progress)
+        elif event == "finding":
+            advance(bars["bar"], info["done"])
+        elif event == "measured":
+            if "bar" in bars:
+                bars.pop("bar").close()
+            figures = ", ".join(f"{n}x{n} {v['before']} -> {v['after']}" for n, v in info["sizes"].items())
+            note(f"round {info['round']}: {info['new']} new rules ({info['rules']} in all); stuck walks before -> "
+                 f"after: {figures}")
+
+    try:
+        learned = learn(sizes, base=args.rules, rounds=args.rounds, walks=args.walks, seed=args.seed, store=store,
+                        resume=args.resume, budget=args.budget, time_limit=args.time_limit, progress=progress)
+    finally:
+        for bar in bars.values():
+            bar.close()
+    command = "labyrinth rules learn " + " ".join(sys.argv[3:]) if len(sys.argv) > 3 else "labyrinth rules learn"
+    write_text(args.output, format_learned(learned, command))
+    note(f"wrote {len(learned.rules)} rules to {args.output}")
+    if learned.unfinished:
+        note(f"labyrinth: rules learn: {learned.unfinished}; continue with --resume --store {store}")
+        return 3
     return EXIT_OK
