@@ -24,7 +24,8 @@ direction masks, needs, the union-find, and the work list.
 import numpy as np
 from numba import njit
 
-__all__ = ["BASE", "CODE", "POP", "ROWS", "force", "lines_dead", "lines_masks", "propagate", "remove", "setup"]
+__all__ = ["BASE", "CODE", "POP", "ROWS", "after_move", "force", "keep", "lines_dead", "lines_masks", "propagate",
+           "remove", "restore", "setup"]
 
 #: the rule code of ``future-lines`` in :mod:`labyrinth.rules.program`
 CODE = 6
@@ -32,10 +33,15 @@ CODE = 6
 #: first scratch row of the future-lines work (rows 0-16 belong to the area analysis)
 BASE = 17
 OPT, FRC, NEED, PARENT, SIZE, END1, END2, QUEUE, INQ, CTRL = range(BASE, BASE + 10)
+#: a copy of rows OPT .. END2 and CTRL: the fixed point of the state before the move, restored for each move
+SAVED = BASE + 10
+_FIELDS = 7  # rows OPT .. END2
 #: the scratch rows this kernel uses (BASE .. ROWS - 1)
-ROWS = BASE + 10
-#: columns of the CTRL row: the work list's head and tail, the state's head, end and node count
-QHEAD, QTAIL, HEAD, END, TOTAL = range(5)
+ROWS = BASE + 18
+#: columns of the CTRL row: the work list's head and tail, the state's head, end and node count, the list's length
+QHEAD, QTAIL, HEAD, END, TOTAL, QLEN = range(6)
+#: the CTRL columns that belong to the propagation (later columns are other kernels' counters, never restored)
+_CTRL_COLUMNS = 6
 
 #: bits set in a 4-bit direction mask (a numpy array: numba indexes it as a constant, unlike a tuple)
 POP = np.array([0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4], dtype=np.int32)
@@ -58,8 +64,11 @@ def _find(w, c):
 def _push(w, c):
     if w[INQ, c] == 0:
         w[INQ, c] = 1
-        w[QUEUE, w[CTRL, QTAIL] % w.shape[1]] = c
-        w[CTRL, QTAIL] += 1
+        t = w[CTRL, QTAIL]
+        w[QUEUE, t] = c
+        t += 1
+        w[CTRL, QTAIL] = 0 if t == w.shape[1] else t  # a ring: a cell is queued at most once at a time
+        w[CTRL, QLEN] += 1
 
 
 @njit(cache=True, inline="always")
@@ -86,7 +95,7 @@ def _remove(nb, w, c, d):
     _push(w, x)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def force(nb, w, c, d, cells):
     """Force the option from ``c`` in direction ``d`` into the line; 0, or how many ``cells`` show a contradiction.
 
@@ -154,30 +163,51 @@ def setup(nb, end, taken, head, free_left, w):
     opt = w[OPT]
     frc = w[FRC]
     need = w[NEED]
+    inq = w[INQ]
+    parent = w[PARENT]
+    psize = w[SIZE]
+    end1 = w[END1]
+    end2 = w[END2]
     w[CTRL, QHEAD] = 0
     w[CTRL, QTAIL] = 0
+    w[CTRL, QLEN] = 0
     w[CTRL, HEAD] = head
     w[CTRL, END] = end
     w[CTRL, TOTAL] = free_left + 1
+    taken[head] = 0  # the head counts as a node while the options are read
     for c in range(size):
-        w[INQ, c] = 0
-        if taken[c] != 0 and c != head:
+        inq[c] = 0
+        frc[c] = 0
+        parent[c] = c
+        psize[c] = 1
+        end1[c] = c
+        end2[c] = c
+        if taken[c] != 0:
             opt[c] = 0
-            frc[c] = 0
             need[c] = 0
             continue
-        need[c] = 1 if (c == end or c == head) else 2
+        need[c] = 2
         m = 0
-        for d in range(4):
-            x = nb[c, d]
-            if x >= 0 and (not taken[x] or x == head):
-                m |= 1 << d
+        x = nb[c, 0]
+        if x >= 0:
+            if taken[x] == 0:
+                m |= 1
+        x = nb[c, 1]
+        if x >= 0:
+            if taken[x] == 0:
+                m |= 2
+        x = nb[c, 2]
+        if x >= 0:
+            if taken[x] == 0:
+                m |= 4
+        x = nb[c, 3]
+        if x >= 0:
+            if taken[x] == 0:
+                m |= 8
         opt[c] = m
-        frc[c] = 0
-        w[PARENT, c] = c
-        w[SIZE, c] = 1
-        w[END1, c] = c
-        w[END2, c] = c
+    taken[head] = 1
+    need[end] = 1
+    need[head] = 1
     if free_left > 1:
         d = _dir(nb, head, end)
         if d >= 0:
@@ -186,8 +216,9 @@ def setup(nb, end, taken, head, free_left, w):
     # only a cell with no more options than it needs can start a deduction (nothing is forced yet);
     # the others are queued when a neighbour's change reaches them
     for c in range(size):
-        if need[c] > 0 and POP[opt[c]] <= need[c]:
-            _push(w, c)
+        if need[c] > 0:
+            if POP[opt[c]] <= need[c]:
+                _push(w, c)
 
 
 @njit(cache=True)
@@ -197,9 +228,12 @@ def propagate(nb, w, cells):
     opt = w[OPT]
     frc = w[FRC]
     need = w[NEED]
-    while w[CTRL, QHEAD] < w[CTRL, QTAIL]:
-        c = w[QUEUE, w[CTRL, QHEAD] % size]
-        w[CTRL, QHEAD] += 1
+    while w[CTRL, QLEN] > 0:
+        h = w[CTRL, QHEAD]
+        c = w[QUEUE, h]
+        h += 1
+        w[CTRL, QHEAD] = 0 if h == size else h
+        w[CTRL, QLEN] -= 1
         w[INQ, c] = 0
         nd = need[c]
         if POP[opt[c]] < nd:
@@ -238,18 +272,75 @@ def lines_dead(nb, end, taken, head, free_left, w, cells):
 def lines_masks(nb, end, taken, head, free_count, moves, w, trig, ntrig):
     """Which of the moves ``moves`` (bits 0-3) the future lines refute, as the ``future-lines`` rule closes them.
 
-    A move onto the end corner is left to the other rules (the Python rule
-    skips it too); the cells that show a refutation go to ``trig[d]``.
+    The propagation runs once for the state, then for each move only from
+    its fixed point with the step forced: the state after a move is the
+    state before it with the edge head-cell forced (the old head used up,
+    the cell entered needing one more edge, as a head does; the pieces'
+    sizes and the node count differ by the same one cell), and the
+    deductions are monotone, so the fixed point is the one a propagation of
+    the state after the move reaches from scratch (tests compare both on
+    seeded walks). A move onto the end corner is left to the other rules
+    (the Python rule skips it too); the cells that show a refutation go to
+    ``trig[d]``.
     """
     out = 0
+    asked = 0
     for d in range(4):
         c = nb[head, d]
-        if not (moves >> d) & 1 or c < 0 or taken[c] != 0 or c == end:
+        if (moves >> d) & 1 and c >= 0 and taken[c] == 0 and c != end:
+            asked |= 1 << d
+    if asked == 0:
+        return 0
+    k = lines_dead(nb, end, taken, head, free_count, w, trig[0])
+    if k:
+        for d in range(4):
+            if (asked >> d) & 1:
+                out |= 1 << d
+                trig[d, :k] = trig[0, :k]
+                ntrig[d] = k
+        return out
+    keep(w)
+    first = True
+    for d in range(4):
+        if not (asked >> d) & 1:
             continue
-        taken[c] = 1
-        k = lines_dead(nb, end, taken, c, free_count - 1, w, trig[d])
-        taken[c] = 0
+        if not first:
+            restore(w)
+        first = False
+        k = after_move(nb, w, head, d, trig[d])
         if k:
             out |= 1 << d
             ntrig[d] = k
     return out
+
+
+@njit(cache=True, inline="always")
+def keep(w):
+    """Keep the fixed point in the work rows, to :func:`restore` before each move."""
+    w[SAVED:SAVED + _FIELDS, :] = w[OPT:OPT + _FIELDS, :]
+    w[SAVED + _FIELDS, :_CTRL_COLUMNS] = w[CTRL, :_CTRL_COLUMNS]
+
+
+@njit(cache=True, inline="always")
+def restore(w):
+    """The fixed point :func:`keep` kept, back in the work rows, with an empty work list."""
+    w[OPT:OPT + _FIELDS, :] = w[SAVED:SAVED + _FIELDS, :]
+    w[CTRL, :_CTRL_COLUMNS] = w[SAVED + _FIELDS, :_CTRL_COLUMNS]
+    w[INQ, :] = 0
+
+
+@njit(cache=True)
+def after_move(nb, w, head, d, cells):
+    """From the state's fixed point in the work rows, the fixed point after the move ``d`` (the step forced);
+    0, or how many ``cells`` show a contradiction."""
+    if not (w[OPT, head] >> d) & 1:
+        # the propagation already dropped this step: no completion takes it
+        cells[0] = head
+        cells[1] = nb[head, d]
+        return 2
+    if (w[FRC, head] >> d) & 1:
+        return 0  # the propagation forced this very step: the fixed point is the state after it
+    k = force(nb, w, head, d, cells)
+    if k == 0:
+        k = propagate(nb, w, cells)
+    return k

@@ -58,8 +58,8 @@ ROWS = BASE + 10
 #: rounds of the three arguments before the closure gives up looking for more (it never guesses: no verdict)
 MAX_ROUNDS = 30
 
-#: the column of the CTRL row that holds the flood stamp (columns 0-4 are the propagation's)
-STAMP = 5
+#: the column of the CTRL row that holds the flood stamp (columns 0-5 are the propagation's)
+STAMP = 6
 
 
 
@@ -314,27 +314,18 @@ def _connected(nb, w, head):
 
 
 @njit(cache=True)
-def closure_dead(nb, colour, end, taken, head, free_left, w, cells):
-    """How many cells show that the closure refutes the state (0: it does not); the cells go to ``cells``.
-
-    ``taken`` marks the line (the head included), ``free_left`` counts the
-    free cells; ``w`` is the scratch block (rows up to :data:`ROWS` - 1).
-    """
-    if free_left == 0:
-        return 0
-    _lines.setup(nb, end, taken, head, free_left, w)
-    k = _lines.propagate(nb, w, cells)
-    if k:
-        return k
+def _rounds(nb, colour, w, start, cells):
+    """The matching, its filtering and connectedness, with the propagation, to a fixed point (or the round
+    limit) from the future lines in the work rows; 0, or how many ``cells`` show a contradiction."""
     size = w.shape[1]
     for c in range(size):
         w[CM, c] = 0
     for _ in range(MAX_ROUNDS):
-        if not _connected(nb, w, head):
-            cells[0] = head
+        if not _connected(nb, w, start):
+            cells[0] = start
             return 1
         if not _match(nb, colour, w):
-            cells[0] = head
+            cells[0] = start
             return 1
         _components(nb, colour, w)
         k = _filter(nb, colour, w, cells)
@@ -349,19 +340,56 @@ def closure_dead(nb, colour, end, taken, head, free_left, w, cells):
 
 
 @njit(cache=True)
+def closure_dead(nb, colour, end, taken, head, free_left, w, cells):
+    """How many cells show that the closure refutes the state (0: it does not); the cells go to ``cells``.
+
+    ``taken`` marks the line (the head included), ``free_left`` counts the
+    free cells; ``w`` is the scratch block (rows up to :data:`ROWS` - 1).
+    """
+    if free_left == 0:
+        return 0
+    k = _lines.lines_dead(nb, end, taken, head, free_left, w, cells)
+    if k:
+        return k
+    return _rounds(nb, colour, w, head, cells)
+
+
+@njit(cache=True)
 def closure_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntrig):
     """Which of the moves ``moves`` (bits 0-3) the closure refutes; the cells that show it go to ``trig[d]``.
 
-    A move onto the end corner is left to the other rules.
+    The future lines of the state are found once; each move starts from them
+    with its step forced (:func:`labyrinth.rules._lines.after_move`: the same
+    fixed point as the state after the move). A move onto the end corner is
+    left to the other rules.
     """
     out = 0
+    asked = 0
     for d in range(4):
         c = nb[head, d]
-        if not (moves >> d) & 1 or c < 0 or taken[c] != 0 or c == end:
+        if (moves >> d) & 1 and c >= 0 and taken[c] == 0 and c != end:
+            asked |= 1 << d
+    if asked == 0:
+        return 0
+    k = _lines.lines_dead(nb, end, taken, head, free_count, w, trig[0])
+    if k:
+        for d in range(4):
+            if (asked >> d) & 1:
+                out |= 1 << d
+                trig[d, :k] = trig[0, :k]
+                ntrig[d] = k
+        return out
+    _lines.keep(w)
+    first = True
+    for d in range(4):
+        if not (asked >> d) & 1:
             continue
-        taken[c] = 1
-        k = closure_dead(nb, colour, end, taken, c, free_count - 1, w, trig[d])
-        taken[c] = 0
+        if not first:
+            _lines.restore(w)
+        first = False
+        k = _lines.after_move(nb, w, head, d, trig[d])
+        if k == 0:
+            k = _rounds(nb, colour, w, head, trig[d])
         if k:
             out |= 1 << d
             ntrig[d] = k
