@@ -17,7 +17,7 @@ from labyrinth.cli._common import (
     writable_output,
     write_text,
 )
-from labyrinth.cli._limits import MAX_N, positive_int, seconds, size_args
+from labyrinth.cli._limits import MAX_N, file_name, positive_int, seconds, size_args
 from labyrinth.errors import LabyrinthError
 
 
@@ -52,7 +52,8 @@ def register(sub):
     rmine.add_argument("-n", type=positive_int(MAX_N), required=True, help="board size; exhaustive, so 5 or 7")
     rmine.add_argument("--rules", default="universal", help=RULES_HELP)
     rmine.add_argument("--radius", type=positive_int(3), default=3, help="window radius around the head (1-3)")
-    rmine.add_argument("-o", "--output", metavar="FILE", help="write the rule file here (default: stdout)")
+    rmine.add_argument("-o", "--output", type=file_name, metavar="FILE",
+                       help="write the rule file here (default: stdout)")
     rmine.add_argument("--no-progress", action="store_true")
     rmine.set_defaults(run=_rules_mine)
 
