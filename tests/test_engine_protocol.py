@@ -418,7 +418,7 @@ def _running(pid):
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
-@pytest.mark.parametrize("args", [("walk", "-n", "5", "--seed", "1"), ("audit", "-n", "5", "--walks", "4", "--jobs",
+@pytest.mark.parametrize("args", [("walk", "-n", "5", "--seed", "1"), ("audit", "-n", "5", "--walks", "16", "--jobs",
                                                                            "2")], ids=["walk", "audit --jobs 2"])
 def test_what_an_engine_starts_ends_with_it(args, fake, tmp_path):
     pids = tmp_path / "helper.pid"
