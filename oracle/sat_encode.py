@@ -261,7 +261,8 @@ class Encoding:
                 for x in range(w - 1):
                     sq = (y * w + x, y * w + x + 1, (y + 1) * w + x + 1, (y + 1) * w + x)
                     for r in (sq, sq[::-1]):
-                        add((-self.arc(r[0], r[1]), -self.arc(r[1], r[2]), -self.arc(r[2], r[3]), -self.arc(r[3], r[0])))
+                        add((-self.arc(r[0], r[1]), -self.arc(r[1], r[2]), -self.arc(r[2], r[3]),
+                             -self.arc(r[3], r[0])))
         # at most one head, at most one last (sequential counters)
         for var, tag in ((self.head, "amo-head"), (self.last, "amo-last")):
             lits = []

@@ -40,7 +40,8 @@ def serve(rules, lines, write, *, name=None, version=""):
         try:
             request = loads(line)
         except Unreadable as err:
-            write(dumps({"type": "error", "id": None, "message": f"the request is not JSON this engine reads: {err}"}))
+            write(dumps({"type": "error", "id": None,
+                         "message": f"the request is not JSON this engine reads: {err}"}))
             continue
         except ValueError:
             write(dumps({"type": "error", "id": None, "message": "the request is not JSON"}))
