@@ -1,15 +1,20 @@
-"""The adversarial table of issue 18: bad inputs through every subcommand, hostile viewer requests, killed campaigns.
+"""The adversarial table of issues 18 and 28: bad inputs through every subcommand, hostile engines and viewer
+requests, endless input, time limits on the largest boards, killed campaigns.
 
-Each bad input runs as a user would run it (a subprocess, 60 s limit) and is
-classed: ``one-line`` (exit 2, one line on stderr, no traceback: the promise),
-``traceback``, ``hang`` (past the limit), ``other`` (any other outcome, shown).
+Each bad input runs as a user would run it (a subprocess, 60 s limit; some read
+a given stdin, such as ``/dev/zero``) and is classed: ``one-line`` (exit 2, one
+line on stderr, no traceback: the promise), ``traceback``, ``hang`` (past the
+limit), ``other`` (any other outcome, shown). Hostile engines answer the
+verifier with nested JSON, multi-line errors, ``NaN`` or an endless line, or
+leave a helper process behind; ``labyrinth engine`` is sent hostile requests.
 Viewer requests go to a server on 127.0.0.1 only. Writes the markdown table to
 ``reports/RELIABILITY.md`` (``--output``) and prints it.
 
-    python bench/adversarial.py            # about 5 minutes on 2 cores
+    python bench/adversarial.py            # about 8 minutes on 2 cores
 """
 
 import argparse
+import json
 import os
 import platform
 import signal
@@ -35,10 +40,35 @@ SUBCOMMANDS_WITH_N = [("walk", []), ("enumerate", []), ("stats", []), ("unrank",
                       ("audit", ["--walks", "1"]), ("rules mine", [])]
 BAD_SIZES = ["99999999999999999999", "+7", "1_1", "\u0667", "8", "1", "0", "-7", "2001", "100001", "301"]
 BAD_STATES = ["7:RRX", "7:LL", "7:RRRRRRR", "7:RDRDRDRDRDRDRDRDRDRD", ":R", "7:U", "7", "7;RR", "7:R R", "7|x"]
+ENGINE = r'''
+import json, subprocess, sys
+MODE = sys.argv[1]
+if MODE == "forker":  # leaves a helper behind when it quits
+    helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    with open(sys.argv[2], "a") as f:
+        f.write(f"{helper.pid}\n")
+for line in sys.stdin:
+    req = json.loads(line)
+    if req["type"] == "quit":
+        break
+    if req["type"] == "hello":
+        print(json.dumps({"type": "hello", "protocol": 1, "engine": "hostile-" + MODE}), flush=True)
+    elif MODE == "nested":
+        print("[" * 200000 + "]" * 200000, flush=True)
+    elif MODE == "multiline":
+        print(json.dumps({"type": "error", "id": req["id"], "message": "line one\nline two\n" * 30}), flush=True)
+    elif MODE == "nan":
+        print('{"type": "decision", "id": NaN, "allowed": ""}', flush=True)
+    elif MODE == "endless":
+        while True:
+            sys.stdout.write("x" * 65536)
+    else:
+        print(json.dumps({"type": "decision", "id": req["id"], "allowed": ""}), flush=True)
+'''
 
 
 def _cases(tmp):
-    """(category, argv) for every bad input."""
+    """(category, argv) or (category, argv, stdin path) for every bad input."""
     cases = []
     for cmd in SUBCOMMANDS_WITH_STATE:
         for size in BAD_SIZES:
@@ -80,7 +110,18 @@ def _cases(tmp):
         ("paths", ["findings", "list", "--db", f"{tmp}/missing.db"]),
         ("paths", ["findings", "list", "--db", f"{tmp}/unrelated.sqlite"]),
         ("paths", ["findings", "list", "--kind", "nosuch", "--db", f"{tmp}/n.db"]),
+        ("paths", ["rules", "mine", "-n", "5", "--rules", "universal", "-o", "/proc/version"]),
+        ("paths", ["draw", "--moves", "7:RR", "-o", ""]),
+        ("paths", ["toggle", "algorithm", "one-way", "--audit", "--sizes", "3-4", "--svg", f"{no_dir}/d"]),
+        ("numbers", ["audit", "-n", "7", "--exhaustive", "--split", "9999", "--db", f"{tmp}/n.db"]),
+        ("endless input", ["check", "-"], "/dev/zero"),
+        ("endless input", ["engine", "--rules", "universal"], "/dev/zero"),
     ]
+    engine = Path(tmp) / "hostile_engine.py"
+    engine.write_text(ENGINE)
+    for mode in ("nested", "multiline", "nan", "endless"):
+        cases.append(("hostile engines", ["walk", "-n", "5", "--seed", "1", "--engine",
+                                          f"{sys.executable} {engine} {mode}"]))
     rules = {
         "even": "name: even-size\nsizes: 8\ngrid:\n  ? x ?\n  ? H ?\n",
         "clash": "name: c-shape\ngrid:\n  ? x ?\n  ? H ?\n",
@@ -152,14 +193,82 @@ def _classify(proc_or_none, seconds):
 def run_inputs(tmp):
     (Path(tmp) / "unrelated.sqlite").write_bytes(b"SQLite format 3\x00" + b"\x00" * 100)
     rows = []
-    for category, argv in _cases(tmp):
+    for category, argv, *stdin in _cases(tmp):
         t0 = time.perf_counter()
         try:
-            proc = subprocess.run([*CLI, *argv], capture_output=True, text=True, timeout=LIMIT, cwd=tmp)
+            with open(stdin[0], "rb") if stdin else open(os.devnull, "rb") as source:
+                proc = subprocess.run([*CLI, *argv], stdin=source, capture_output=True, timeout=LIMIT, cwd=tmp)
+            proc.stderr = proc.stderr.decode("utf-8", "replace")
         except subprocess.TimeoutExpired:
             proc = None
         kind, detail = _classify(proc, time.perf_counter() - t0)
-        rows.append((category, " ".join(argv).replace(tmp, "TMP"), kind, detail.replace(tmp, "TMP")))
+        shown = " ".join(a if a else "''" for a in argv).replace(tmp, "TMP").replace(sys.executable, "python3")
+        if stdin:
+            shown += f" < {stdin[0]}"
+        rows.append((category, shown, kind, detail.replace(tmp, "TMP")))
+    return rows
+
+
+def run_engine_helpers(tmp):
+    """Does a helper an engine started outlive the run? (walk, and audit --jobs 2: one engine per worker)"""
+    engine = Path(tmp) / "hostile_engine.py"
+    out = {}
+    for label, argv in [("walk -n 5", ["walk", "-n", "5", "--seed", "1"]),
+                        ("audit -n 5 --walks 16 --jobs 2", ["audit", "-n", "5", "--walks", "16", "--jobs", "2",
+                                                           "--db", f"{tmp}/helpers.db", "--no-progress"])]:
+        pids = Path(tmp) / f"helpers-{len(out)}.pid"
+        subprocess.run([*CLI, *argv, "--engine", f"{sys.executable} {engine} forker {pids}"], capture_output=True,
+                       timeout=LIMIT * 5, cwd=tmp, stdin=subprocess.DEVNULL)
+        time.sleep(2)
+        helpers = [int(x) for x in pids.read_text().split()] if pids.exists() else []
+        alive = [pid for pid in helpers if "zombie" not in _state(pid) and _state(pid) != "gone"]
+        for pid in alive:
+            os.kill(pid, signal.SIGKILL)  # our own leftovers
+        out[label] = f"{len(alive)} of {len(helpers)} helpers alive 2 s after the run"
+    return out
+
+
+def run_engine_requests(tmp):
+    """Hostile requests to ``labyrinth engine``: (request, answer); every answer must be strict JSON."""
+    proc = subprocess.Popen([*CLI, "engine", "--rules", "universal"], cwd=tmp, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    requests = [("200 000 [ then ]", b"[" * 200000 + b"]" * 200000),
+                ('{"id": NaN, ...}', b'{"type": "decide", "id": NaN, "state": "5:R"}'),
+                ('{"id": Infinity, ...}', b'{"type": "decide", "id": Infinity, "state": "5:R"}'),
+                ('{"id": 1e999, ...}', b'{"type": "decide", "id": 1e999, "state": "5:R"}'),
+                ("a batch of 200 000 states", json.dumps({"type": "decide", "id": 1,
+                                                          "states": ["5:R"] * 200000}).encode()),
+                ("not JSON", b"this is not json"),
+                ("bytes that are not UTF-8", b"\xff\xfe{"),
+                ("a good request afterwards", b'{"type": "decide", "id": 2, "state": "5:R"}')]
+    rows = []
+    try:
+        for label, line in requests:
+            proc.stdin.write(line + b"\n")
+            proc.stdin.flush()
+            answer = proc.stdout.readline().decode("utf-8", "replace").strip()
+            try:
+                obj = json.loads(answer, parse_constant=lambda name: (_ for _ in ()).throw(ValueError(name)))
+                shown = f"{obj.get('type')}: {obj.get('message', obj.get('allowed', ''))}"
+            except ValueError:
+                shown = f"NOT JSON: {answer[:60]}"
+            rows.append((label, shown[:110]))
+    finally:
+        proc.stdin.close()
+        proc.wait(30)
+    return rows
+
+
+def run_time_limits(tmp):
+    """``check --moves N:R --backend B --time-limit 1 --allow-large`` as a user runs it: (n, backend, seconds, exit)."""
+    rows = []
+    for n in (301, 1001):
+        for backend in ("search", "sat", "cpsat", "auto"):
+            t0 = time.perf_counter()
+            proc = subprocess.run([*CLI, "check", "--moves", f"{n}:R", "--backend", backend, "--time-limit", "1",
+                                   "--allow-large"], capture_output=True, timeout=LIMIT * 5, cwd=tmp,
+                                  stdin=subprocess.DEVNULL)
+            rows.append((n, backend, time.perf_counter() - t0, proc.returncode))
     return rows
 
 
@@ -182,6 +291,7 @@ def run_viewer(tmp):
         gets += [f"/api/finding?id={q(i)}" for i in ["99999999999999999999999", "\u0667", "-1", "x", ""]]
         gets += ["/api/view?state=7:RR&rules=nosuch", "/nosuch", "/api/view"]
         rows = [(f"GET {g[:60]}", _status(base + g)) for g in gets]
+        rows += [(f"HEAD {h}", _status(base + h, method="HEAD")) for h in ("/", "/api/meta", "/nosuch")]
         for body in [b'{"text": "+99999999999999999999:R"}', b'{"text": "1_000_001:R"}', b"[" * 100000 + b"]" * 100000,
                      b"not json", b'{"text": 5}', b"{}"]:
             rows.append((f"POST /api/load {body[:40]!r}", _status(base + "/api/load", body)))
@@ -190,6 +300,8 @@ def run_viewer(tmp):
                     b"POST /api/load HTTP/1.1\r\nHost: x\r\n\r\n"]:
             header = raw.split(b"\r\n")[2][:40]
             rows.append((f"raw {header!r}", _raw(port, raw)))
+        rows.append(("raw: headers that never end (a slow client, 30 s)",
+                     _raw(port, b"GET /api/meta HTTP/1.1\r\nHost: x\r\n")))
         alive = _status(base + "/api/meta")
         rows.append(("GET /api/meta afterwards", alive))
         return rows, server
@@ -198,9 +310,10 @@ def run_viewer(tmp):
         server.wait(10)
 
 
-def _status(url, body=None):
+def _status(url, body=None, method=None):
     try:
-        req = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"} if body else {})
+        req = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"} if body else {},
+                                     method=method)
         with urllib.request.urlopen(req, timeout=LIMIT) as r:
             return str(r.status)
     except urllib.error.HTTPError as e:
@@ -269,15 +382,17 @@ def main():
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         inputs = run_inputs(tmp)
+        engines = run_engine_requests(tmp), run_engine_helpers(tmp)
         viewer, _ = run_viewer(tmp)
+        limits = run_time_limits(tmp)
         killed = None if args.skip_kill else run_killed_campaign(tmp)
     seconds = time.perf_counter() - t0
-    text = _markdown(inputs, viewer, killed, seconds)
+    text = _markdown(inputs, viewer, killed, seconds, engines, limits)
     Path(args.output).write_text(text, encoding="utf-8")
     print(text)
 
 
-def _markdown(inputs, viewer, killed, seconds):
+def _markdown(inputs, viewer, killed, seconds, engines=None, limits=None):
     cats = sorted({c for c, *_ in inputs})
     kinds = ["one-line", "traceback", "hang", "other"]
     lines = ["# Reliability: the adversarial table", "",
@@ -295,6 +410,23 @@ def _markdown(inputs, viewer, killed, seconds):
     odd = [(c, a, k, d) for c, a, k, d in inputs if k != "one-line"]
     lines += ["", "Inputs not answered in one line:" if odd else "Every input got its one-line answer.", ""]
     lines += [f"- `{a}`: {k}: {d}" for _, a, k, d in odd]
+    if engines is not None:
+        requests, helpers = engines
+        strict = all(not a.startswith("NOT JSON") for _, a in requests)
+        lines += ["", "## `labyrinth engine` under hostile requests", "",
+                  f"{len(requests)} request lines to one `labyrinth engine --rules universal`; every answer strict "
+                  f"JSON (no `NaN`): {strict}.", "", "| request | answer |", "|---|---|"]
+        lines += [f"| {r} | {a.replace('|', '/')} |" for r, a in requests]
+        lines += ["", "## What an engine leaves behind", "",
+                  "An engine that starts a helper (`sleep 120`) and then quits when told:", ""]
+        lines += [f"- `{k} --engine ...`: {v}" for k, v in helpers.items()]
+    if limits is not None:
+        lines += ["", "## Time limits on big boards", "",
+                  "`check --moves N:R --backend B --time-limit 1 --allow-large`, the whole command as a user runs "
+                  "it (interpreter start, board set-up and exit included); the promise is at most 2 s past the "
+                  "limit (exit 3: the answer is unknown).", "",
+                  "| n | backend | seconds | exit | within limit + 2 s |", "|---:|---|---:|---:|---|"]
+        lines += [f"| {n} | {b} | {t:.2f} | {code} | {'yes' if t <= 3.0 else 'NO'} |" for n, b, t, code in limits]
     statuses = [s for _, s in viewer]
     lines += ["", "## Viewer server (127.0.0.1)", "",
               f"{len(viewer)} hostile requests; HTTP 500: {sum(s == '500' for s in statuses)}; dropped connections: "

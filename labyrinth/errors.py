@@ -14,6 +14,7 @@ __all__ = [
     "PathError",
     "TimeLimitError",
     "ToggleSizeError",
+    "one_line",
 ]
 
 
@@ -81,6 +82,7 @@ class EngineError(LabyrinthError):
         self.engine = engine
         self.request = request
         self.answer = answer
+        reason = one_line(reason, 1000)  # an engine's own words (its error message, its stderr) may hold line ends
         parts = [reason]
         if request is not None:
             parts.append(f"request {_short(request)}")
@@ -98,6 +100,19 @@ class EngineError(LabyrinthError):
 
 def _engine_error(reason, engine, request, answer):
     return EngineError(reason, engine=engine, request=request, answer=answer)
+
+
+def one_line(text, limit=200):
+    """``text`` on one line: control characters (line ends, tabs, escapes) shown as in a repr, cut to ``limit``.
+
+    >>> one_line("line one\\nline two\\x1b[31m")
+    'line one\\\\nline two\\\\x1b[31m'
+    >>> len(one_line("x" * 1000, 50))
+    50
+    """
+    text = str(text)[: limit * 4]  # no need to escape more than can be shown
+    shown = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
 
 
 def _short(text, limit=160):

@@ -113,7 +113,7 @@ def _build(state, deadline=None):
     """The circuit model: ``(model, nodes, out_arcs)`` with ``out_arcs[i] = [(j, literal), ...]``.
 
     ``out_arcs`` holds the moves only, not the closing arcs into the head.
-    Past ``deadline`` (checked every 1024 cells) raises :class:`~oracle.base.BuildExpired`.
+    Past ``deadline`` (checked every 1024-16384 cells) raises :class:`~oracle.base.BuildExpired`.
     """
     board = state.board
     nb = board.neighbours
@@ -122,21 +122,26 @@ def _build(state, deadline=None):
     check_deadline(deadline)  # a million cells take tenths of a second per step: look at the clock between them
     node_of = dict.fromkeys(nodes, 0)  # the head too: a move into it is skipped below, as into a taken cell
     for i, c in enumerate(nodes):
+        if not i & 16383:
+            check_deadline(deadline)
         node_of[c] = i
     check_deadline(deadline)
 
     model = _Model()
     new_bool = model.new_bool_var
     # a self-loop fixed false per node: nodes may not be skipped, nor silently ignored
-    arcs = [(i, i, False) for i in range(len(nodes))]
-    out_arcs = [[] for _ in nodes]
-    check_deadline(deadline)
+    arcs = []
+    for start in range(0, len(nodes), 16384):
+        check_deadline(deadline)
+        arcs.extend((i, i, False) for i in range(start, min(len(nodes), start + 16384)))
+    out_arcs = []
     for i, c in enumerate(nodes):
         if not i & 1023:
             check_deadline(deadline)
+        out = []
+        out_arcs.append(out)
         if c == end:
             continue  # a fixed end cell is left only by the closing arc
-        out = out_arcs[i]
         for o in nb[c].tolist():
             j = node_of.get(o)
             if not j:

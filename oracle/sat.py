@@ -35,7 +35,7 @@ import time
 
 from pysat.solvers import Solver
 
-from oracle.base import BuildExpired, Oracle, OracleBug, check_deadline
+from oracle.base import BuildExpired, Oracle, OracleBug, expired
 from oracle.sat_encode import Encoding, encoding_graph
 from oracle.sat_splice import splice_subtours
 
@@ -55,22 +55,40 @@ class _Session:
     """One move graph: its encoding, its solver and the cuts learnt so far."""
 
     def __init__(self, graph, solver_name, splice=True, deadline=None):
-        self.enc = Encoding(graph, deadline)
+        self.enc = Encoding(graph, deadline, partial=True)
         self.solver = Solver(name=solver_name)
-        try:
-            clauses = self.enc.clauses
-            for i in range(0, len(clauses), _LOAD_CHUNK):
-                check_deadline(deadline)
-                self.solver.append_formula(clauses[i:i + _LOAD_CHUNK])
-        except BuildExpired:
-            self.solver.delete()
-            raise
+        self._loaded = 0  # clauses handed to the solver so far; None once all are
         self.cut_sets = set()
         self.cut_clauses = 0
         # cut options, fixed to the measured best; tests and benchmarks may flip them
         self.leaving, self.compact, self.escape, self.cut_first = False, True, True, False
         self.splice = splice
         self.interruptible = _probe_interrupt(self.solver)
+        self.advance(deadline)
+
+    @property
+    def ready(self):
+        """Whether the formula is built and loaded (a session cut short by a deadline is not, yet)."""
+        return self._loaded is None
+
+    def advance(self, deadline):
+        """Build and load on until ready (True) or ``deadline`` passes (False): the next query goes on from there.
+
+        A million cells take minutes to encode, so work cut short is kept, not
+        thrown away (freeing it would cost seconds past the deadline too).
+        """
+        if self._loaded is None:
+            return True
+        if not self.enc.resume(deadline):
+            return False
+        clauses = self.enc.clauses
+        while self._loaded < len(clauses):
+            if expired(deadline):
+                return False
+            self.solver.append_formula(clauses[self._loaded:self._loaded + _LOAD_CHUNK])
+            self._loaded += _LOAD_CHUNK
+        self._loaded = None
+        return True
 
     def close(self):
         if self.solver is not None:
@@ -118,7 +136,7 @@ class _Session:
                     return None, None, None
                 if not status:
                     return False, None, list(self.solver.get_core() or ())
-                decoded = self.enc.decode(self.solver.get_model())
+                decoded = self.enc.decode(self.solver.get_model(), deadline)
                 if decoded.is_single_path:
                     return True, decoded.path, None
                 if required is not None and set(decoded.path) >= required:
@@ -130,18 +148,20 @@ class _Session:
                 # ``cut_first``, was measured slower: the cuts pile up for little use.)
                 cut_now = set()
                 if self.cut_first:
-                    self._cut(decoded.cycles, "cycles", cut_now, work)
-                    self._cut(decoded.regions, "regions", cut_now, work)
+                    self._cut(decoded.cycles, "cycles", cut_now, work, deadline)
+                    self._cut(decoded.regions, "regions", cut_now, work, deadline)
                 if self.splice:
-                    path = splice_subtours(self.enc.board, decoded, required)
+                    path = splice_subtours(self.enc.board, decoded, required, deadline)
                     if path is not None:
                         work["spliced"] += 1
                         return True, path, None
                 if not self.cut_first:
-                    self._cut(decoded.cycles, "cycles", cut_now, work)
-                    self._cut(decoded.regions, "regions", cut_now, work)
+                    self._cut(decoded.cycles, "cycles", cut_now, work, deadline)
+                    self._cut(decoded.regions, "regions", cut_now, work, deadline)
                 if self.escape:
-                    self._cut([self.enc.all_cells - frozenset(decoded.path)], "escapes", cut_now, work)
+                    self._cut([self.enc.all_cells - frozenset(decoded.path)], "escapes", cut_now, work, deadline)
+        except BuildExpired:  # reading, splicing or cutting a model of a big board ran past the deadline
+            return None, None, None
         except KeyboardInterrupt:
             # a solver stopped by Ctrl-C mid-call is in an invalid state: drop it, never query it
             self.close()
@@ -151,14 +171,18 @@ class _Session:
                 work["conflicts"] += self.conflicts() - c0
             work["cuts_total"] = self.cut_clauses
 
-    def _cut(self, sets, kind, cut_now, work):
+    def _cut(self, sets, kind, cut_now, work, deadline=None):
         """Add the cuts of each set in ``sets`` (none of which the model satisfies) to the solver.
 
         ``cut_now`` holds the sets already cut for this model, which may recur
         under another kind (a region that is a single subtour); any other
-        repeat means a cut failed to hold, a bug.
+        repeat means a cut failed to hold, a bug. Past ``deadline`` (looked at
+        every 64 sets) :class:`~oracle.base.BuildExpired` is raised; the cuts
+        added so far stay, valid as every cut is.
         """
-        for cells in sets:
+        for i, cells in enumerate(sets):
+            if not (i + 1) % 64 and expired(deadline):
+                raise BuildExpired
             if cells in cut_now:
                 continue
             if cells in self.cut_sets:
@@ -280,17 +304,15 @@ class SatOracle(Oracle):
     def _session(self, graph, deadline=None):
         """The session of a move graph (an int n: the labyrinth's ``Board(n)``), built on first use.
 
-        None if ``deadline`` passed while building it.
+        None if ``deadline`` passed while building it (the next query goes on building).
         """
         graph = encoding_graph(graph)
         s = self._sessions.get(graph)
         if s is None or s.solver is None:
-            try:
-                s = _Session(graph, self.solver_name, self.splice, deadline)
-            except BuildExpired:
-                return None
-            self._sessions[graph] = s
-        return s
+            s = self._sessions[graph] = _Session(graph, self.solver_name, self.splice, deadline)
+        elif not s.advance(deadline):
+            return None
+        return s if s.ready else None
 
     def _decide(self, state, deadline):
         """Solve the state's assumptions with lazy cuts; witness moves when feasible."""

@@ -35,12 +35,12 @@ Decoding a model and reading a core go through the pool's reverse lookup
 import dataclasses
 from typing import NamedTuple
 
-from pysat.card import CardEnc, EncType
+import numpy as np
 from pysat.formula import IDPool
 
 from labyrinth.core.graph import MoveGraph
 from labyrinth.engine.board import Board
-from oracle.base import check_deadline
+from oracle.base import BuildExpired, expired
 
 __all__ = ["Decoded", "Encoding", "FactsCore", "OPTIONAL", "REQUIRED", "TAKEN", "encoding_graph", "is_grid"]
 
@@ -52,6 +52,8 @@ REQUIRED = "required"
 OPTIONAL = "optional"
 
 _STATUSES = (TAKEN, REQUIRED, OPTIONAL)
+#: Cells (or literals) handled between two looks at the deadline while building.
+_BLOCK = 4096
 
 
 class FactsCore(NamedTuple):
@@ -131,6 +133,10 @@ class Encoding:
     ----------
     graph : MoveGraph or int
         The move graph; an int n means the labyrinth's ``Board(n)`` (odd, >= 3).
+    deadline : float or None
+        A ``time.perf_counter()`` value: past it the build stops (a million
+        cells take a minute), raising :class:`~oracle.base.BuildExpired`, or
+        with ``partial`` leaving the formula half built for :meth:`resume`.
 
     Attributes
     ----------
@@ -138,8 +144,10 @@ class Encoding:
         The graph (a :class:`~labyrinth.engine.Board` for the labyrinth).
     pool : pysat.formula.IDPool
         Every variable of :attr:`clauses` (auxiliaries included) has a readable key.
-    clauses : list of list of int
-        The static formula; cuts are produced separately by :meth:`subtour_cuts`.
+    clauses : list of tuple of int
+        The static formula (tuples: once seen by the garbage collector they are not
+        scanned again, where lists would make each full collection walk millions of them);
+        cuts are produced separately by :meth:`subtour_cuts`.
 
     Examples
     --------
@@ -148,14 +156,31 @@ class Encoding:
     (('arc', 0, 1), ('visit', 4))
     """
 
-    def __init__(self, graph, deadline=None):
+    def __init__(self, graph, deadline=None, *, partial=False):
         self.board = encoding_graph(graph)
-        self._deadline = deadline  # building a big board takes seconds: checked every 256 cells
         self.all_cells = frozenset(range(self.board.size))
         self.pool = IDPool()
         self.clauses = []
         self._aux_counts = {}
-        self._build()
+        self._steps = self._build()  # a generator: it yields every 256-4096 cells, where the deadline is looked at
+        if not self.resume(deadline) and not partial:
+            raise BuildExpired
+
+    @property
+    def complete(self):
+        """Whether :attr:`clauses` holds the whole static formula (a build cut short by a deadline does not)."""
+        return self._steps is None
+
+    def resume(self, deadline=None):
+        """Build on until the formula is complete (True) or ``deadline`` passes (False; the work so far is kept)."""
+        steps = self._steps
+        if steps is None:
+            return True
+        for _ in steps:
+            if expired(deadline):
+                return False
+        self._steps = None
+        return True
 
     # --- variables ----------------------------------------------------------
     def visit(self, cell):
@@ -180,29 +205,37 @@ class Encoding:
 
     # --- static formula -----------------------------------------------------
     def _build(self):
+        """Add the static formula to :attr:`clauses`, yielding between blocks of work (see :meth:`resume`)."""
         b = self.board
-        cells = range(b.size)
-        check_deadline(self._deadline)
-        # one tolist() instead of a numpy row per cell: 0.03 s instead of 0.5 s at 301x301, before any deadline check
-        nbrs = [[v for v in row if v >= 0] for row in b.neighbours.tolist()]
-        check_deadline(self._deadline)
-        # register the readable variables first, in a fixed order
+        size = b.size
+        cells = range(size)
+        # neighbour lists a block of rows at a time (one tolist() per block, not a numpy row per cell)
+        nbrs = []
+        for start in range(0, size, _BLOCK):
+            yield
+            nbrs.extend([v for v in row if v >= 0] for row in b.neighbours[start:start + _BLOCK].tolist())
+        # register the readable variables first, in a fixed order (their ids kept in arrays for the assumptions)
+        visits, heads, lasts = [], [], []
         for c in cells:
-            self.visit(c)
-        check_deadline(self._deadline)
+            if not c % _BLOCK:
+                yield
+            visits.append(self.visit(c))
         for c in cells:
-            self.head(c)
-            self.last(c)
-        check_deadline(self._deadline)
+            if not c % _BLOCK:
+                yield
+            heads.append(self.head(c))
+            lasts.append(self.last(c))
+        self._ids = tuple(np.array(ids, dtype=np.int64) for ids in (heads, lasts, visits))
+        del visits, heads, lasts
         for a in cells:
-            if not a & 1023:
-                check_deadline(self._deadline)
+            if not a % _BLOCK:
+                yield
             for d in nbrs[a]:
                 self.arc(a, d)
         add = self.clauses.append
         for c in cells:
             if not c & 255:
-                check_deadline(self._deadline)
+                yield
             v = self.visit(c)
             outs = [self.arc(c, d) for d in nbrs[c]] + [self.last(c)]
             ins = [self.arc(d, c) for d in nbrs[c]] + [self.head(c)]
@@ -210,49 +243,72 @@ class Encoding:
                 # sum(group) == visit(c): each member implies the visit, a visit needs one,
                 # and at most one holds (pairwise: at most five literals, no auxiliaries)
                 for x in group:
-                    add([-x, v])
-                add([-v] + group)
-                self._card_atmost(group, "pairwise", EncType.pairwise)
+                    add((-x, v))
+                add((-v, *group))
+                self._pairwise(group)
         # no 2-cycles
         for a in cells:
+            if not a % _BLOCK:
+                yield
             for d in nbrs[a]:
                 if a < d:
-                    add([-self.arc(a, d), -self.arc(d, a)])
+                    add((-self.arc(a, d), -self.arc(d, a)))
         # no 2x2 cycles, either orientation (the grid's only 4-cycles)
         if is_grid(b):
             w = b.width
             for y in range(b.height - 1):
+                yield
                 for x in range(w - 1):
                     sq = (y * w + x, y * w + x + 1, (y + 1) * w + x + 1, (y + 1) * w + x)
-                    for ring in (sq, sq[::-1]):
-                        add([-self.arc(ring[i], ring[(i + 1) % 4]) for i in range(4)])
+                    for r in (sq, sq[::-1]):
+                        add((-self.arc(r[0], r[1]), -self.arc(r[1], r[2]), -self.arc(r[2], r[3]),
+                             -self.arc(r[3], r[0])))
         # at most one head, at most one last (sequential counters)
-        self._card_atmost([self.head(c) for c in cells], "amo-head", EncType.seqcounter)
-        self._card_atmost([self.last(c) for c in cells], "amo-last", EncType.seqcounter)
+        for var, tag in ((self.head, "amo-head"), (self.last, "amo-last")):
+            lits = []
+            for start in range(0, size, _BLOCK):
+                yield
+                lits.extend(var(c) for c in range(start, min(size, start + _BLOCK)))
+            yield from self._sequential(lits, tag)
 
-    def _card_atmost(self, lits, tag, encoding):
-        """Add ``sum(lits) <= 1`` via :class:`pysat.card.CardEnc`, naming its auxiliaries.
+    def _pairwise(self, lits):
+        """Add ``sum(lits) <= 1`` as one clause per pair (the clauses of pysat's ``EncType.pairwise``, in its order)."""
+        add = self.clauses.append
+        for i, a in enumerate(lits):
+            for b in lits[i + 1:]:
+                add((-a, -b))
 
-        The encoder draws fresh ids from a scratch pool starting above ours;
-        each fresh id is then re-issued by :attr:`pool` under the key
-        ``("aux", tag, k)``, so every variable stays readable.
+    def _sequential(self, lits, tag):
+        """Add ``sum(lits) <= 1`` as a sequential counter whose auxiliaries are ``("aux", tag, k)``.
+
+        The clauses and their order are those of pysat's ``EncType.seqcounter``
+        (Sinz 2005: ``s_i`` means "one of the first i literals holds"), built here
+        in linear time, yielding every :data:`_BLOCK` literals for a look at the deadline:
+        pysat's own builds them in time quadratic in the literals (33 s for the
+        90 601 cells of 301x301, hours for a million), in one uninterruptible call.
         """
-        if len(lits) < 2:
+        n = len(lits)
+        if n < 2:
             return
-        top = self.pool.top
-        scratch = IDPool(start_from=top + 1)
-        enc = CardEnc.atmost(lits=lits, bound=1, vpool=scratch, encoding=encoding)
-        rename = {}
-        for clause in enc.clauses:
-            for lit in clause:
-                var = abs(lit)
-                if var > top and var not in rename:
-                    k = self._aux_counts.get(tag, 0)
-                    self._aux_counts[tag] = k + 1
-                    rename[var] = self.pool.id(("aux", tag, k))
-        for clause in enc.clauses:
-            self.clauses.append([rename.get(lit, lit) if lit > 0 else -rename.get(-lit, -lit)
-                                 for lit in clause])
+        add = self.clauses.append
+        if n == 2:
+            add((-lits[0], -lits[1]))
+            return
+        k0 = self._aux_counts.get(tag, 0)
+        self._aux_counts[tag] = k0 + n - 1
+        s = []
+        for k in range(n - 1):
+            if not k % _BLOCK:
+                yield
+            s.append(self.pool.id(("aux", tag, k0 + k)))
+        add((-lits[0], s[0]))
+        for i in range(1, n - 1):
+            if not i % _BLOCK:
+                yield
+            add((-s[i - 1], s[i]))
+            add((-lits[i], -s[i - 1]))
+            add((-lits[i], s[i]))
+        add((-lits[-1], -s[-1]))
 
     # --- cuts ------------------------------------------------------------------
     def subtour_cuts(self, cells, *, leaving=False, compact=True):
@@ -320,25 +376,26 @@ class Encoding:
             raise ValueError(f"a state of {state.board!r} given to the encoding of {b!r}")
         h, e = state.head, state.end
         taken = state.taken
-        lits = []
+        heads, lasts, visits = self._ids
+        cells = np.arange(b.size)
+        on = (taken == 0) | (cells == h)
+        lits = np.empty((b.size, 3), dtype=np.int64)  # per cell: head, last, visit (0: no assumption)
+        lits[:, 0] = np.where(cells == h, heads, -heads)
+        lits[:, 2] = np.where(on, visits, -visits)
         if e is not None:
-            for c in range(b.size):
-                lits.append(self.head(c) if c == h else -self.head(c))
-                lits.append(self.last(c) if c == e else -self.last(c))
-                lits.append(self.visit(c) if (c == h or not taken[c]) else -self.visit(c))
-            return lits
+            lits[:, 1] = np.where(cells == e, lasts, -lasts)
+            return lits.ravel().tolist()
+        not_last = ~on
         if state.cycle:
             first = state.path[0]
             if first == h:
                 raise ValueError("a closed tour needs its first move before the encoding can take it")
-            ends = {int(c) for c in b.neighbours[first] if c >= 0 and (c == h or not taken[c])}
-        for c in range(b.size):
-            lits.append(self.head(c) if c == h else -self.head(c))
-            on = c == h or not taken[c]
-            if not on or (state.cycle and c not in ends):
-                lits.append(-self.last(c))
-            lits.append(self.visit(c) if on else -self.visit(c))
-        return lits
+            ends = np.zeros(b.size, dtype=bool)
+            ends[[int(c) for c in b.neighbours[first] if c >= 0 and (c == h or not taken[c])]] = True
+            not_last |= ~ends
+        lits[:, 1] = np.where(not_last, -lasts, 0)
+        flat = lits.ravel()
+        return flat[flat != 0].tolist()
 
     def facts_assumptions(self, head, end, status, never_last=()):
         """Assumption literals for a facts query.
@@ -392,17 +449,22 @@ class Encoding:
         return lits
 
     # --- reading back ------------------------------------------------------------
-    def decode(self, model):
+    def decode(self, model, deadline=None):
         """Read a model into a :class:`Decoded` through the pool's reverse lookup.
 
         Parameters
         ----------
         model : iterable of int
             A model as returned by ``solver.get_model()``.
+        deadline : float or None
+            Past it (looked at every :data:`_BLOCK` literals: a million cells
+            have ten million) :class:`~oracle.base.BuildExpired` is raised.
         """
         succ, visited, heads, lasts = {}, set(), [], []
         obj = self.pool.obj
-        for lit in model:
+        for i, lit in enumerate(model):
+            if not i % _BLOCK and expired(deadline):
+                raise BuildExpired
             if lit <= 0:
                 continue
             key = obj(lit)

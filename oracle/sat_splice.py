@@ -17,11 +17,12 @@ board's move columns.
 """
 
 from labyrinth.engine.board import Board
+from oracle.base import BuildExpired, expired
 
 __all__ = ["splice_subtours"]
 
 
-def splice_subtours(board, decoded, required=None):
+def splice_subtours(board, decoded, required=None, deadline=None):
     """Splice a model's subtours into its path by two-edge exchanges; the cell list or None.
 
     Where an edge of the path (or of a merged group) and an edge of another
@@ -42,6 +43,9 @@ def splice_subtours(board, decoded, required=None):
         The cells a witness must visit (facts queries with optional cells):
         subtours avoiding them are dropped rather than spliced. By default
         every visited cell is kept.
+    deadline : float or None
+        A ``time.perf_counter()`` value; past it (looked at every 4096 edges)
+        :class:`~oracle.base.BuildExpired` is raised.
 
     Returns
     -------
@@ -120,9 +124,13 @@ def splice_subtours(board, decoded, required=None):
 
     groups = len(parent)
     progress = True
+    looked = 0
     while groups > 1 and progress:
         progress = False
         for a in list(adj):
+            looked += 1
+            if not looked & 4095 and expired(deadline):
+                raise BuildExpired
             for b in list(adj[a]):
                 if a < b and b in adj[a] and splice(a, b):
                     groups -= 1

@@ -9,11 +9,13 @@
 """
 
 import json
+import os
 import pickle
 import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -21,7 +23,8 @@ from brute import completions_exist
 
 from labyrinth.engine import State
 from labyrinth.engine.walker import heading, walk_statistics
-from labyrinth.engine_protocol import PROTOCOL, parse_answer, parse_hello
+from labyrinth.engine_protocol import PROTOCOL, parse_answer, parse_hello, serve
+from labyrinth.engine_protocol.messages import MAX_BATCH, MAX_DEPTH, MAX_LINE, Unreadable, dumps, loads
 from labyrinth.errors import EngineError
 from labyrinth.rules import EngineRuleSet, get_rule_set
 from oracle import get_oracle
@@ -94,6 +97,53 @@ def test_an_engine_error_crosses_process_boundaries_with_its_fields():
     err = EngineError("boom", engine="e", request="q", answer="a")
     back = pickle.loads(pickle.dumps(err))
     assert (str(back), back.engine, back.request, back.answer) == (str(err), "e", "q", "a")
+
+
+def _strict(line):
+    """``line`` read as JSON as the standard has it (Python's json reads NaN and Infinity too)."""
+    def refuse(name):
+        raise ValueError(f"{name} is not JSON")
+
+    return json.loads(line, parse_constant=refuse)
+
+
+@pytest.mark.parametrize("request_line,needle", [
+    ("[" * 200_000 + "]" * 200_000, "nested deeper than 32"),
+    ('{"type": "decide", "id": ' + "[" * 40 + "]" * 40 + ', "state": "5:R"}', "nested deeper than 32"),
+    ('{"type": "decide", "id": NaN, "state": "5:R"}', "NaN"),
+    ('{"type": "decide", "id": -Infinity, "state": "5:R"}', "Infinity"),
+    ('{"type": "decide", "id": 1e999, "state": "5:R"}', "too large"),
+    (json.dumps({"type": "decide", "id": 7, "states": ["5:R"] * (MAX_BATCH + 1)}), f"at most {MAX_BATCH}"),
+    ("\udcff not json", "not JSON"),
+])
+def test_the_served_engine_answers_a_hostile_request_in_json_and_goes_on(request_line, needle):
+    out = []
+    assert serve(get_rule_set("universal"), [request_line, '{"type": "decide", "id": 2, "state": "5:R"}'],
+                 out.append) == 2 - (needle != f"at most {MAX_BATCH}")
+    first, second = map(_strict, out)  # every line it writes is JSON, NaN never among them
+    assert first["type"] == "error" and needle in first["message"]
+    assert second["type"] == "decision" and second["id"] == 2 and set(second["allowed"]) == {"D", "R"}
+
+
+def test_the_served_engine_takes_its_own_batch_cap_and_says_it():
+    out = []
+    states = ["5:R", "5:D"] * (MAX_BATCH // 2)
+    serve(get_rule_set("universal"), ['{"type": "hello", "protocol": 1}', json.dumps(
+        {"type": "decide", "id": 1, "states": states})], out.append)
+    hello, answer = map(_strict, out)
+    assert parse_hello(out[0], engine="t", request="r").max_batch == MAX_BATCH == hello["max_batch"]
+    assert len(answer["answers"]) == MAX_BATCH
+
+
+def test_a_line_of_the_protocol_is_bounded_both_ways():
+    assert loads('{"a": [[1, 2]]}') == {"a": [[1, 2]]}
+    deep = '{"a": ' + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "}"
+    assert loads(deep)  # exactly at the bound
+    for line in ("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), "NaN", "[1e400]", "x" * (MAX_LINE + 1)):
+        with pytest.raises(Unreadable):
+            loads(line)
+    with pytest.raises(ValueError):
+        dumps({"id": float("nan")})
 
 
 # --- our own rule sets served over the protocol --------------------------------------------------
@@ -268,9 +318,13 @@ def test_regress_between_two_engines_names_the_wrong_rule(c_engine):
 
 # --- faults ------------------------------------------------------------------------------------------
 FAKE = r'''
-import json, os, sys, time
+import json, os, subprocess, sys, time
 MODE, FLAG = sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else ""
 count = 0
+if MODE == "fork":  # a helper the engine leaves behind when it quits
+    helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    with open(FLAG, "a") as f:
+        f.write(f"{helper.pid}\n")
 for line in sys.stdin:
     req = json.loads(line)
     if req["type"] == "quit":
@@ -286,6 +340,15 @@ for line in sys.stdin:
         time.sleep(60)
     if MODE == "garbage":
         print("this is not json", flush=True)
+        continue
+    if MODE == "nested":
+        print("[" * 200000 + "]" * 200000, flush=True)
+        continue
+    if MODE == "multiline":
+        print(json.dumps({"type": "error", "id": req["id"], "message": "line one\nline two\n" * 30}), flush=True)
+        continue
+    if MODE == "nan":
+        print('{"type": "decision", "id": NaN, "allowed": ""}', flush=True)
         continue
     answers = []
     for text in req.get("states") or [req["state"]]:
@@ -330,6 +393,9 @@ def _rows(db):
     ("hang", "no answer within 1 s"),
     ("garbage", "not JSON"),
     ("offboard", "leaves the board"),
+    ("nested", "nested deeper than 32 levels"),
+    ("multiline", "reported an error: line one\\nline two\\n"),
+    ("nan", "NaN is not a JSON number"),
 ])
 def test_a_faulty_engine_is_one_line_and_exit_2(mode, needle, fake, tmp_path):
     proc = _cli("audit", "-n", "5", "--engine", fake(mode), "--walks", "2", "--engine-timeout", "1",
@@ -340,6 +406,35 @@ def test_a_faulty_engine_is_one_line_and_exit_2(mode, needle, fake, tmp_path):
     assert needle in lines[0] and f"engine fake-{mode}" in lines[0] and "request" in lines[0]
     if mode == "crash":
         assert "segmentation fault (pretend)" in lines[0]  # the engine's last stderr line is quoted
+
+
+def _running(pid):
+    """Whether process ``pid`` still runs (a zombie waiting to be reaped does not)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+    return "\nState:\tZ" not in status
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+@pytest.mark.parametrize("args", [("walk", "-n", "5", "--seed", "1"), ("audit", "-n", "5", "--walks", "16", "--jobs",
+                                                                           "2")], ids=["walk", "audit --jobs 2"])
+def test_what_an_engine_starts_ends_with_it(args, fake, tmp_path):
+    pids = tmp_path / "helper.pid"
+    extra = ("--db", str(tmp_path / "x.db")) if args[0] == "audit" else ()
+    proc = _cli(*args, "--engine", fake("fork", pids), *extra)
+    assert proc.returncode in (0, 1), proc.stderr
+    helpers = [int(line) for line in pids.read_text().split()]  # one per engine: the check's, each worker's
+    assert helpers and len(helpers) <= 3
+    for _ in range(200):  # SIGKILL is delivered at once; the reaping by init may take a moment
+        left = [pid for pid in helpers if _running(pid)]
+        if not left:
+            break
+        time.sleep(0.05)
+    for pid in left:
+        os.kill(pid, 9)  # (the test's own leftovers)
+    assert not left, "an engine's helper outlived the run"
 
 
 def test_a_campaign_an_engine_stopped_keeps_its_units_and_resumes(fake, tmp_path):

@@ -1,13 +1,20 @@
 """Hardening: every bad input one line and exit 2, limits kept, partial answers marked, seeded runs repeatable."""
 
+import io
 import json
+import os
+import socket
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from conftest import CORPUS
 
 from labyrinth.cli import main
+from labyrinth.cli._common import writable_output
 from labyrinth.engine import State, parse_state
+from labyrinth.errors import LabyrinthError
 from oracle import analyse, first_dead_step, get_oracle
 from oracle.base import Oracle
 from verify import Store, run_campaign
@@ -211,3 +218,106 @@ def test_seeded_campaign_gives_the_same_findings_and_patterns_with_any_jobs(tmp_
         runs.append(_findings(db))
     assert runs[0] and any(f[3] for f in runs[0])  # findings with patterns to compare
     assert runs[0] == runs[1]
+
+
+# --- round 2 (issue 28): endless input, outputs that refuse writes, empty names, ranges ---------------------
+
+
+class _Endless(io.RawIOBase):
+    """An input that never ends and has no line end (what ``/dev/zero`` is), without a fixed path."""
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        buffer[:] = bytes(len(buffer))
+        return len(buffer)
+
+
+@pytest.fixture
+def endless_stdin(monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(_Endless())))
+
+
+@pytest.mark.parametrize("args", [["check", "-"], ["engine", "--rules", "universal"]], ids=["check", "engine"])
+def test_endless_stdin_is_refused_in_one_line(args, endless_stdin, capfd):
+    code = _main(args)
+    out, err = capfd.readouterr()
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err, err
+    assert "<stdin>:1" in lines[0] and "longer than" in lines[0]
+    if args[0] == "engine":  # the client on the other end is told too, in the protocol
+        answer = json.loads(out.strip().splitlines()[-1])
+        assert answer["type"] == "error" and "longer than" in answer["message"]
+
+
+def test_states_read_before_an_endless_line_are_answered(monkeypatch, capfd):
+    data = b"5:RR\n7:RRDD\n" + b"x" * (64 * 2 ** 20 + 10)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(data))))
+    code = _main(["check", "-"])
+    out, err = capfd.readouterr()
+    assert code == 2 and "<stdin>:3" in err and len(err.strip().splitlines()) == 1
+    assert [json.loads(line)["state"] for line in out.splitlines()] == ["5:RR", "7:RRDD"]  # nothing lost
+
+
+def _socket_file(tmp_path):
+    """A path that exists, that os.access calls writable, and that no one (root included) can open for writing."""
+    path = tmp_path / "s.rule"
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(path))
+    return sock, path
+
+
+@pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="needs Unix sockets")
+def test_an_output_that_refuses_writes_is_refused_before_the_work(tmp_path, capfd, monkeypatch):
+    import labyrinth.rules.mining as mining
+
+    sock, path = _socket_file(tmp_path)
+    mined = []
+    monkeypatch.setattr(mining, "mine", lambda *a, **k: mined.append(a) or pytest.fail("mined before refusing"))
+    try:
+        assert os.access(path, os.W_OK)  # the question the old check asked, answered wrongly
+        code = _main(["rules", "mine", "-n", "5", "--rules", "universal", "-o", str(path)])
+    finally:
+        sock.close()
+    err = capfd.readouterr().err
+    assert code == 2 and "cannot write" in err and str(path) in err and len(err.strip().splitlines()) == 1
+    assert not mined
+
+
+@pytest.mark.skipif(not Path("/proc/version").is_file(), reason="Linux /proc only")
+def test_a_proc_file_is_not_writable_even_for_root(capfd):
+    with pytest.raises(LabyrinthError, match="cannot write"):
+        writable_output("/proc/version")
+
+
+def test_a_new_output_is_probed_and_removed_an_old_one_kept(tmp_path):
+    new, old = tmp_path / "new.svg", tmp_path / "old.svg"
+    old.write_text("keep me")
+    writable_output(new)
+    writable_output(old)
+    assert not new.exists() and old.read_text() == "keep me"
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (["draw", "--moves", GOOD_STATE, "-o", ""], "file name"),
+    (["rules", "mine", "-n", "5", "-o", " "], "file name"),
+    (["audit", "-n", "7", "--walks", "1", "--db", ""], "file name"),
+    (["toggle", "draw", "--random", "-n", "5", "-o", ""], "file name"),
+    (["audit", "-n", "7", "--exhaustive", "--split", "9999", "--db", "{db}"], "0 to 48"),
+    (["audit", "-n", "5", "--walks", "2", "--split", "3", "--db", "{db}"], "--exhaustive"),
+], ids=["draw -o ''", "mine -o ' '", "audit --db ''", "toggle draw -o ''", "split 9999", "split with walks"])
+def test_empty_names_and_out_of_range_splits_are_one_line(args, needle, tmp_path, capfd):
+    code = _main(_argv(args, tmp_path))
+    out, err = capfd.readouterr()
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and needle in lines[0] and "Traceback" not in err, err
+    assert out == "" and not (tmp_path / "x.db").exists()  # nothing drawn to stdout, no store made
+
+
+def test_a_picture_folder_needs_its_parent(tmp_path, capfd):
+    missing = tmp_path / "no" / "such"
+    code = _main(["toggle", "algorithm", "one-way", "--audit", "--sizes", "3-4", "--svg", str(missing)])
+    err = capfd.readouterr().err
+    assert code == 2 and "no such parent folder" in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "no").exists()  # no folder made on the way

@@ -8,6 +8,7 @@ import pytest
 
 from brute import brute_force, reachable_states, state_mask
 from labyrinth.engine import Board, State
+from oracle.base import BuildExpired
 from oracle.sat import SatOracle
 from oracle.sat_encode import OPTIONAL, REQUIRED, TAKEN, Encoding
 
@@ -300,3 +301,87 @@ def test_cuts_are_kept_between_queries():
     assert first["cuts"] > 0 and first["sat_calls"] > 1
     assert again["cuts_total"] >= first["cuts_total"]
     assert again["sat_calls"] < first["sat_calls"]
+
+
+# --- building a big board's formula under a deadline (issue 28.8) ----------------------------------------------
+
+
+@pytest.mark.parametrize("lits", [[3, 7], [5, -2, 9], list(range(1, 12)), [-4, 6, 8, 10, -12, 14, 16]])
+def test_cardinality_clauses_are_pysats(lits):
+    """The linear-time at-most-one encodings give pysat's clauses, in pysat's order (the solver sees the same CNF)."""
+    from pysat.card import CardEnc, EncType
+
+    enc = Encoding(3)
+    top = enc.pool.top
+    for method, kind in ((enc._pairwise, EncType.pairwise), (lambda x: list(enc._sequential(x, "t")),
+                                                            EncType.seqcounter)):
+        enc.clauses = []
+        method(lits)
+        theirs = CardEnc.atmost(lits=lits, bound=1, top_id=enc.pool.top, encoding=kind).clauses
+        fresh = {top + 1 + k: enc.pool.id(("aux", "t", k)) for k in range(len(lits))}  # their new ids -> ours
+        assert [tuple(c) for c in enc.clauses] == [tuple(fresh.get(abs(v), abs(v)) * (1 if v > 0 else -1)
+                                                         for v in c) for c in theirs]
+        top = enc.pool.top
+
+
+def test_the_build_looks_at_the_deadline_often(monkeypatch):
+    """Between two looks at the clock the build adds at most ~20 000 clauses and variables, on any board size.
+
+    (pysat's own sequential counter added 3 n^2 clauses in one call, in time quadratic in n^2:
+    33 s at 301x301, past any deadline.)
+    """
+    import oracle.sat_encode as sat_encode
+
+    gaps, last, built = [], [0], []
+
+    def look(deadline):
+        if not built:
+            return True  # the constructor stops at once; resume() below builds, watched
+        now = len(built[0].clauses) + built[0].pool.top
+        gaps.append(now - last[0])
+        last[0] = now
+        return False
+
+    monkeypatch.setattr(sat_encode, "expired", look)
+    built.append(Encoding(151, deadline=0.0, partial=True))
+    assert built[0].resume(deadline=0.0) and len(gaps) > 50
+    assert max(gaps) <= 20_000, max(gaps)
+
+
+def test_a_build_cut_short_resumes_to_the_same_formula(monkeypatch):
+    import itertools
+
+    import oracle.sat_encode as sat_encode
+
+    whole = Encoding(9)
+    ticks = itertools.count()
+    monkeypatch.setattr(sat_encode, "expired", lambda deadline: deadline is not None and next(ticks) % 3 == 2)
+    enc = Encoding(9, deadline=0.0, partial=True)
+    rounds = 1
+    while not enc.resume(deadline=0.0):
+        rounds += 1
+    assert rounds > 1 and enc.complete
+    assert enc.clauses == whole.clauses and enc.pool.obj2id == whole.pool.obj2id
+    with pytest.raises(BuildExpired):
+        Encoding(9, deadline=0.0)  # not partial: a build past its deadline is an error to the caller
+
+
+def test_a_query_cut_short_in_the_build_leaves_it_for_the_next(monkeypatch):
+    """Each query out of time while the formula is built says unknown; the next goes on, none starts again."""
+    import itertools
+
+    import oracle.sat_encode as sat_encode
+
+    state = State.from_moves(7, "RRDD")
+    ticks = itertools.count()
+    monkeypatch.setattr(sat_encode, "expired", lambda deadline: deadline is not None and next(ticks) % 4 == 3)
+    answers, sessions = [], set()
+    with SatOracle(time_limit=600) as o:
+        while len(answers) < 100:
+            answers.append(o.decide(state).feasible)
+            sessions.add(id(o._sessions[state.board]))
+            if answers[-1] is not None:
+                break
+    truth = brute_force(7)(state_mask(state), state.head)
+    assert answers[0] is None and answers[-1] is truth and set(answers[:-1]) == {None}
+    assert len(sessions) == 1

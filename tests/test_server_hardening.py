@@ -6,7 +6,9 @@ its own oracle, so other clients keep being answered; a burst of 32 clients
 is answered in full (listen backlog).
 """
 
+import http.client
 import json
+import select
 import socket
 import threading
 import urllib.error
@@ -287,3 +289,79 @@ def test_store_finding_id_beyond_sqlite_integers_is_not_found(tmp_path):
         for fid in (2**63, -(2**63) - 1, 10**30):
             with pytest.raises(StoreError, match="no such finding"):
                 store.finding(fid)
+
+
+# --- HEAD, and a client too slow to send its request (issue 28.9) ---------------------------------------------
+@pytest.fixture(scope="module")
+def impatient(tmp_path_factory):
+    """A viewer server that gives a request half a second to arrive whole."""
+    srv = make_server(None, port=0, time_limit=10, request_timeout=0.5)
+    srv.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+@pytest.mark.parametrize("path", ["/", "/api/meta", "/api/view?state=5:RRDD", "/nosuch"])
+def test_head_gives_the_headers_of_get_without_a_body(server, path):
+    host, port = server.server_address[:2]
+    conn = http.client.HTTPConnection(host, port, timeout=60)
+    try:
+        conn.request("GET", path)
+        got = conn.getresponse()
+        body = got.read()
+        conn.request("HEAD", path)
+        head = conn.getresponse()
+        assert head.read() == b""  # and the connection stays usable: no stray body bytes
+        assert (head.status, head.getheader("Content-Type"), head.getheader("Content-Length")) == (
+            got.status, got.getheader("Content-Type"), str(len(body)))
+        conn.request("GET", "/api/meta")
+        assert conn.getresponse().status == 200
+    finally:
+        conn.close()
+
+
+def _slowly(server, parts, pause):
+    """Send ``parts`` with ``pause`` seconds between them (stopping when the server answers).
+
+    Returns what came back, and whether the server closed the connection.
+    """
+    host, port = server.server_address[:2]
+    reply, closed = b"", False
+    with socket.create_connection((host, port), timeout=30) as sock:
+        for part in parts:
+            try:
+                sock.sendall(part)
+            except OSError:
+                break
+            if select.select([sock], [], [], pause)[0]:  # the server answered (and closed) meanwhile
+                break
+        while True:
+            try:
+                chunk = sock.recv(65536)
+            except OSError:  # reset, or 30 s without a word
+                break
+            if not chunk:
+                closed = True
+                break
+            reply += chunk
+    return reply, closed
+
+
+@pytest.mark.parametrize("parts, pause", [
+    ([b"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1\r\n"], 5.0),  # the headers never end
+    ([bytes([c]) for c in b"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"X-Pad: " + b"x" * 200], 0.05),  # a trickle
+    ([b"POST /api/load HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n{\"text\": "], 5.0),  # the body stops short
+], ids=["stalled headers", "trickle", "stalled body"])
+def test_a_client_too_slow_to_send_its_request_gets_408(impatient, parts, pause, capfd):
+    reply, closed = _slowly(impatient, parts, pause)
+    head, _, body = reply.partition(b"\r\n\r\n")
+    assert closed
+    assert head.split(b" ", 2)[1] == b"408", reply[:200]
+    assert "did not arrive within 0.5 s" in json.loads(body)["error"]
+    _alive(impatient)
+    _no_traceback(capfd)
+
+
+def test_an_idle_connection_is_closed_without_an_answer(impatient):
+    assert _slowly(impatient, [b""], 5.0) == (b"", True)  # nothing was asked: nothing to answer, but let go

@@ -330,6 +330,14 @@ def _top_findings(top, unit_good, rules, oracle, totals):
     return findings, dead
 
 
+def check_split(n, split):
+    """Refuse a cut depth outside 0..n*n-1 (no walk of an n x n board has more moves), before any work."""
+    if isinstance(split, bool) or not isinstance(split, int) or not 0 <= split <= n * n - 1:
+        raise LabyrinthError(f"the cut depth must be from 0 to {n * n - 1} on a {n}x{n} board (a walk has at most "
+                             f"{n * n - 1} moves; default {max(0, min(n * n - 1, 2 * n - 2))})",
+                             source=f"--split {split}")
+
+
 def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, split=None, jobs=1,
                  executor="local", address=None, oracle="auto", time_limit=60.0, patterns="auto",
                  pattern_time_limit=PATTERN_SECONDS, resume=False, progress=None, engine_timeout=None):
@@ -370,6 +378,8 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
     kind = "exhaustive" if exhaustive else "walks"
     if exhaustive and split is None:
         split = max(0, min(n * n - 1, 2 * n - 2))
+    if exhaustive:
+        check_split(n, split)
     params = {"n": n, "rules": name, "off": sorted(off), "on": sorted(on), "walks": walks, "seed": seed,
               "split": split, "kind": kind}
     if oracle != "auto":  # (campaigns of the default oracle keep the parameters they had before the choice)

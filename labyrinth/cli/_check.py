@@ -1,5 +1,6 @@
 """``labyrinth check``: decide saved states with the oracle."""
 
+import itertools
 import sys
 
 from labyrinth.cli._common import (
@@ -47,23 +48,14 @@ def _check(args):
             continue
         for path in expand(item):
             jobs.append((str(path), lambda path=path: sized_file(path, "check", args.allow_large)))
-    if stdin:
-        lines = 0
-        for i, line in enumerate(sys.stdin, 1):
-            if line.strip():
-                lines += 1
-                label = f"<stdin>:{i}"
-                jobs.append((label, lambda line=line, label=label: sized_state(line, "check", args.allow_large,
-                                                                               source=label)))
-        if not lines:
-            raise LabyrinthError("empty input: expected one state per line", source="<stdin>")
+    read = {"lines": 0}
     batch = args.json or stdin
     errors = unknown = 0
     rows = []
     with get_oracle(args.backend, time_limit=args.time_limit) as oracle:
         bar = progress_bar(len(jobs), unit="state", disable=args.no_progress or batch or len(jobs) < 2)
         try:
-            for label, load in jobs:
+            for label, load in itertools.chain(jobs, _stdin_jobs(args, read) if stdin else ()):
                 try:
                     state = load()
                 except LabyrinthError as err:
@@ -89,9 +81,22 @@ def _check(args):
         bar.close()
     if rows:
         _table(rows)
+    if stdin and not read["lines"]:
+        raise LabyrinthError("empty input: expected one state per line", source="<stdin>")
     if errors:
         return EXIT_BAD_INPUT
     return EXIT_UNKNOWN if unknown else EXIT_OK
+
+
+def _stdin_jobs(args, read):
+    """(label, thunk) per state line of stdin, read as they are decided (a line is bounded as a file is)."""
+    from labyrinth.engine.formats import bounded_lines
+
+    for i, line in enumerate(bounded_lines(sys.stdin, source="<stdin>"), 1):
+        if line.strip():
+            read["lines"] += 1
+            label = f"<stdin>:{i}"
+            yield label, lambda line=line, label=label: sized_state(line, "check", args.allow_large, source=label)
 
 
 def _table(rows):

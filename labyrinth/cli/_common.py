@@ -3,6 +3,7 @@
 import argparse
 import json
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -99,15 +100,46 @@ def board_sizes(text, command=None, allow_large=False):
 
 
 def writable_output(path):
-    """Check before any work that ``path`` can be written (its folder exists, it is not a folder)."""
+    """Check before any work that ``path`` can be written: a name, an existing folder, and an open that works.
+
+    Tried, not asked: ``os.access`` says yes to root for a read-only file or
+    ``/proc/version``. An existing file is opened for appending (never
+    truncated) and given an empty write, which such files refuse; a new one
+    is created and removed again. A named pipe is left alone (opening it
+    waits for a reader).
+    """
+    text = str(path)
+    if not text.strip():
+        raise LabyrinthError("an empty file name (give one, or leave the option out)", source=repr(text))
     p = Path(path)
     if p.is_dir():
         raise LabyrinthError("is a folder, not a file to write", source=path)
     folder = p.parent if str(p.parent) else Path(".")
     if not folder.is_dir():
         raise LabyrinthError("cannot write: no such folder", source=path)
-    if p.exists() and not os.access(p, os.W_OK) or not p.exists() and not os.access(folder, os.W_OK):
-        raise LabyrinthError("cannot write: permission denied", source=path)
+    try:
+        mode = p.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as err:
+        raise LabyrinthError(f"cannot write: {err.strerror or err}", source=path) from None
+    if mode is not None and stat.S_ISFIFO(mode):
+        return p
+    existed = mode is not None
+    made = None if existed else Path(os.path.realpath(p))  # (a dangling link: the file it names)
+    flags = os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | (os.O_APPEND if existed else os.O_CREAT)
+    try:
+        fd = os.open(p, flags, 0o666)
+    except OSError as err:
+        raise LabyrinthError(f"cannot write: {err.strerror or err}", source=path) from None
+    try:
+        os.write(fd, b"")
+    except OSError as err:
+        raise LabyrinthError(f"cannot write: {err.strerror or err}", source=path) from None
+    finally:
+        os.close(fd)
+        if made is not None:
+            made.unlink(missing_ok=True)
     return p
 
 

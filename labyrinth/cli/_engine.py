@@ -24,7 +24,9 @@ def register(sub):
 def _engine(args):
     from labyrinth import __version__
     from labyrinth.engine import State
+    from labyrinth.engine.formats import bounded_lines
     from labyrinth.engine_protocol import serve
+    from labyrinth.engine_protocol.messages import MAX_LINE
     from labyrinth.rules import get_rule_set
 
     off = [r for r in args.off.split(",") if r]
@@ -39,5 +41,6 @@ def _engine(args):
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
 
-    serve(rules, iter(sys.stdin.readline, ""), write, name=args.name, version=__version__)
+    lines = bounded_lines(sys.stdin, source="<stdin>", limit=MAX_LINE)  # /dev/zero is refused, not read forever
+    serve(rules, lines, write, name=args.name, version=__version__)
     return EXIT_OK

@@ -26,7 +26,8 @@ import re
 
 from labyrinth.errors import LabyrinthError
 
-__all__ = ["MAX_N", "SIZE_POLICY", "check_size", "leading_size", "positive_int", "seconds", "seed", "size_args"]
+__all__ = ["MAX_N", "SIZE_POLICY", "check_size", "file_name", "leading_size", "positive_int", "seconds", "seed",
+           "size_args"]
 
 from labyrinth.engine.board import MAX_N
 
@@ -138,6 +139,19 @@ def seed(text):
     if not re.fullmatch(r"[0-9]{1,19}", digits) or int(digits) >= 2 ** 63:
         raise argparse.ArgumentTypeError(f"expected a seed from 0 to {2 ** 63 - 1}, got {text!r}")
     return int(digits)
+
+
+def file_name(text):
+    """Parser type for a file (or folder) to write or to open: any name but an empty one.
+
+    (``-o ""`` would otherwise mean "no output" or standard output, silently.)
+
+    >>> file_name("out.svg")
+    'out.svg'
+    """
+    if not str(text).strip():
+        raise argparse.ArgumentTypeError(f"expected a file name, got {text!r}")
+    return text
 
 
 def positive_int(limit, *, zero=False):

@@ -19,7 +19,7 @@ from labyrinth.cli._common import (
     writable_output,
     write_text,
 )
-from labyrinth.cli._limits import check_size, positive_int, seconds, seed, size_args
+from labyrinth.cli._limits import check_size, file_name, positive_int, seconds, seed, size_args
 from labyrinth.errors import LabyrinthError
 
 __all__ = ["LIST_LIMIT", "PuzzleSpec", "add_draw", "add_solve", "add_walk", "cell_arg", "oracle_args"]
@@ -124,7 +124,7 @@ def add_solve(sub, spec, name="solve"):
     p.add_argument("--seed", type=seed, metavar="S", help="draw the start (if not given) and a symmetry of the "
                                                           "board at random from S")
     oracle_args(p)
-    p.add_argument("--svg", metavar="FILE", help="also draw the path here")
+    p.add_argument("--svg", type=file_name, metavar="FILE", help="also draw the path here")
     _margins(p, spec)
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(run=lambda args: _solve(args, spec, command))
@@ -188,9 +188,10 @@ def add_walk(sub, spec):
                    help="seed of the random tie-break (given alone, it makes the order random; default 0)")
     p.add_argument("--audit", action="store_true", help="ask the oracle where each stuck walk went wrong")
     oracle_args(p)
-    p.add_argument("--svg", metavar="FILE", help="draw the walk (one start only), its first fatal move marked")
+    p.add_argument("--svg", type=file_name, metavar="FILE",
+                   help="draw the walk (one start only), its first fatal move marked")
     _margins(p, spec)
-    p.add_argument("--db", metavar="FILE", help="with --audit, record the findings in this store")
+    p.add_argument("--db", type=file_name, metavar="FILE", help="with --audit, record the findings in this store")
     p.add_argument("--json", action="store_true", help="JSON lines: one per start, then a summary")
     p.set_defaults(run=lambda args: _walk(args, spec, command))
     return p
@@ -324,7 +325,7 @@ def add_draw(sub, spec):
     p = sub.add_parser("draw", help="an SVG of a path (PUZZLE:N@X,Y:MOVES): numbered, with its moves, and an "
                                     "unfinished dead path's first fatal move marked")
     p.add_argument("path", metavar="PATH", help=f"e.g. {spec.path_example} (moves joined by commas)")
-    p.add_argument("-o", "--output", "--svg", dest="output", metavar="FILE", required=True,
+    p.add_argument("-o", "--output", "--svg", dest="output", type=file_name, metavar="FILE", required=True,
                    help="the SVG file to write")
     _margins(p, spec)
     oracle_args(p)

@@ -21,7 +21,7 @@ from labyrinth.cli._common import (
     writable_output,
     write_text,
 )
-from labyrinth.cli._limits import positive_int, seconds
+from labyrinth.cli._limits import file_name, positive_int, seconds
 from labyrinth.errors import BoardSizeError, LabyrinthError
 
 __all__ = ["MEMO_MB_MAX", "add_count", "check_count_size", "table"]
@@ -58,9 +58,9 @@ def add_count(sub, spec):
                    help="moves in each unit's prefix (default by size: 1 on 5x5, 2 on 6x6, 3 on 7x7, 4 on 8x8)")
     p.add_argument("--memo-mb", type=positive_int(MEMO_MB_MAX), metavar="MB",
                    help="memo table per worker in MB (default by size: 64 on 6x6, 256 from 7x7)")
-    p.add_argument("--log", metavar="FILE",
+    p.add_argument("--log", type=file_name, metavar="FILE",
                    help="append each finished unit to FILE (JSON lines); a rerun with the same FILE skips them")
-    p.add_argument("--svg", metavar="FILE", help=f"write the heat map of {what} per start cell here")
+    p.add_argument("--svg", type=file_name, metavar="FILE", help=f"write the heat map of {what} per start cell here")
     p.add_argument("--json", action="store_true", help="one JSON object instead of the table")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--allow-large", action="store_true",

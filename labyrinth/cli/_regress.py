@@ -11,7 +11,7 @@ from labyrinth.cli._common import (
     engine_rules,
     progress_bar,
 )
-from labyrinth.cli._limits import positive_int, seconds, seed, size_args
+from labyrinth.cli._limits import file_name, positive_int, seconds, seed, size_args
 from labyrinth.engine_protocol.client import ENGINE_TIMEOUT
 from labyrinth.errors import LabyrinthError
 
@@ -34,7 +34,7 @@ def register(sub):
     regress.add_argument("-n", default="7,9,11", metavar="N[,N...]", help="board sizes (default 7,9,11)")
     regress.add_argument("--walks", type=positive_int(10 ** 9), default=100, metavar="K", help="seeded walks per size and set")
     regress.add_argument("--seed", type=seed, default=0)
-    regress.add_argument("--db", default="labyrinth.db", metavar="FILE",
+    regress.add_argument("--db", type=file_name, default="labyrinth.db", metavar="FILE",
                          help="also audit the states of the findings in this store, if it exists")
     regress.add_argument("--backend", default="auto", metavar="ORACLE",
                          help="the oracle: auto (default), search, sat or cpsat")

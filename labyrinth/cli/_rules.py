@@ -17,7 +17,7 @@ from labyrinth.cli._common import (
     writable_output,
     write_text,
 )
-from labyrinth.cli._limits import MAX_N, positive_int, seconds, size_args
+from labyrinth.cli._limits import MAX_N, file_name, positive_int, seconds, size_args
 from labyrinth.cli._limits import seed as seed_arg
 from labyrinth.errors import LabyrinthError
 
@@ -53,7 +53,8 @@ def register(sub):
     rmine.add_argument("-n", type=positive_int(MAX_N), required=True, help="board size; exhaustive, so 5 or 7")
     rmine.add_argument("--rules", default="universal", help=RULES_HELP)
     rmine.add_argument("--radius", type=positive_int(3), default=3, help="window radius around the head (1-3)")
-    rmine.add_argument("-o", "--output", metavar="FILE", help="write the rule file here (default: stdout)")
+    rmine.add_argument("-o", "--output", type=file_name, metavar="FILE",
+                       help="write the rule file here (default: stdout)")
     rmine.add_argument("--no-progress", action="store_true")
     rmine.set_defaults(run=_rules_mine)
     rlearn = rsub.add_parser("learn", help="rounds of walks -> missed-dead findings -> minimal patterns -> rules "
@@ -67,8 +68,9 @@ def register(sub):
                         help="time for deciding one round's findings; past it the run stops (continue with --resume)")
     rlearn.add_argument("--time-limit", type=seconds, default=30.0, metavar="SECONDS",
                         help="per minimal pattern and per soundness query")
-    rlearn.add_argument("-o", "--output", metavar="FILE", required=True, help="the rule file to write")
-    rlearn.add_argument("--store", metavar="FILE", help="the run's units, for --resume (default: OUTPUT.units.jsonl)")
+    rlearn.add_argument("-o", "--output", type=file_name, metavar="FILE", required=True, help="the rule file to write")
+    rlearn.add_argument("--store", type=file_name, metavar="FILE",
+                        help="the run's units, for --resume (default: OUTPUT.units.jsonl)")
     rlearn.add_argument("--resume", action="store_true", help="continue the run stored in --store")
     rlearn.add_argument("--no-progress", action="store_true")
     rlearn.set_defaults(run=_rules_learn)

@@ -14,6 +14,7 @@ from labyrinth.cli._common import (
     progress_bar,
     writable_output,
 )
+from labyrinth.cli._limits import file_name
 from labyrinth.errors import LabyrinthError
 
 #: press grids and press lists are printed up to this size; larger boards write them with -o FILE
@@ -48,7 +49,7 @@ def register(sub):
     solve.add_argument("--worst", action="store_true", help="the hardest solvable state of an n x n board "
                                                             "(n <= 11 when n = 3k+2), proven")
     _time_limit(solve)
-    solve.add_argument("-o", "--output", metavar="FILE", help="write the presses as rows of 0/1 here")
+    solve.add_argument("-o", "--output", type=file_name, metavar="FILE", help="write the presses as rows of 0/1 here")
     solve.add_argument("--json", action="store_true", help="one JSON object")
     solve.set_defaults(run=_solve)
 
@@ -68,10 +69,12 @@ def register(sub):
                       help="random solvable states per size past --exhaustive-max-n (default 1000)")
     algo.add_argument("--exhaustive-max-n", type=_exhaustive, default=5, metavar="N",
                       help="try every state up to this size (default 5, at most 5)")
-    algo.add_argument("--svg", metavar="DIR", help="draw each smallest counterexample's run into this folder")
+    algo.add_argument("--svg", type=file_name, metavar="DIR",
+                      help="draw each smallest counterexample's run into this folder")
     _time_limit(algo)
     algo.add_argument("--no-progress", action="store_true")
-    algo.add_argument("-o", "--output", metavar="FILE", help="draw the run here (SVG, or PNG for a .png name)")
+    algo.add_argument("-o", "--output", type=file_name, metavar="FILE",
+                      help="draw the run here (SVG, or PNG for a .png name)")
     algo.add_argument("--json", action="store_true", help="one JSON object")
     algo.set_defaults(run=_algorithm)
 
@@ -100,7 +103,8 @@ def register(sub):
     _time_limit(draw)
     draw.add_argument("--cell", type=_cell, default=None, metavar="PX", help="cell size in pixels")
     draw.add_argument("--columns", type=_columns, default=6, metavar="K", help="frames per row of a run (default 6)")
-    draw.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout); a .png name gives PNG")
+    draw.add_argument("-o", "--output", type=file_name, metavar="FILE",
+                      help="write here (default: stdout); a .png name gives PNG")
     draw.set_defaults(run=_draw)
 
 
@@ -198,6 +202,30 @@ def _writable(path):
     """Refuse an output path that cannot be written, before any work (None or '-': standard output)."""
     if path is not None and path != "-":
         writable_output(path)
+
+
+def _writable_folder(path):
+    """Refuse, before any work, a folder for pictures that cannot be made or written (its parent must exist)."""
+    folder = Path(path)
+    if folder.is_dir():
+        writable_output(folder / "probe.svg")  # created and removed again
+        return
+    if folder.exists():
+        raise LabyrinthError("is a file, not a folder for the pictures", source=path)
+    if not (folder.parent if str(folder.parent) else Path(".")).is_dir():
+        raise LabyrinthError("cannot make the folder: no such parent folder", source=path)
+    _make_folder(path)  # made and removed again: it is made for good only when a picture is drawn
+    try:
+        writable_output(folder / "probe.svg")
+    finally:
+        folder.rmdir()
+
+
+def _make_folder(path):
+    try:
+        Path(path).mkdir(exist_ok=True)
+    except OSError as err:
+        raise LabyrinthError(f"cannot make the folder: {err.strerror or err}", source=path) from None
 
 
 def _write(path, data):
@@ -450,11 +478,7 @@ def _audit(args):
         raise LabyrinthError(f"the audit runs on boards up to {AUDIT_LIMIT}x{AUDIT_LIMIT} (--allow-large: up to "
                              f"{AUDIT_LARGE_LIMIT}; minima of 3k+2 boards past 47x47 need CP-SAT)", source=f"--sizes {big[0]}")
     if args.svg:
-        try:
-            Path(args.svg).mkdir(parents=True, exist_ok=True)
-        except OSError as err:
-            raise LabyrinthError(f"cannot make the folder: {err.strerror or err}", source=args.svg) from None
-        _writable(str(Path(args.svg) / "probe.svg"))
+        _writable_folder(args.svg)
     total = sum(1 << (n * n) if n <= args.exhaustive_max_n else args.states for n in args.sizes)
     with progress_bar(total, unit="state", disable=args.no_progress) as bar:
         report = audit(args.algorithm, args.sizes, reading=args.reading, states=args.states, seed=args.seed,
@@ -466,6 +490,7 @@ def _audit(args):
         for s in report.sizes:
             for c in (s.smallest_failure, s.smallest_excess):
                 if c is not None and c.n <= DRAW_LIMIT:
+                    _make_folder(args.svg)
                     name = Path(args.svg) / f"{args.algorithm}-{args.reading}-{c.n}x{c.n}-" \
                                             f"{c.kind.replace(' ', '-')}.svg"
                     _write(name, _picture(name, c.run, c.minimum, None))

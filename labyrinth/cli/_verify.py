@@ -23,6 +23,7 @@ from labyrinth.cli._common import (
 from labyrinth.cli._limits import (
     MAX_N,
     check_size,
+    file_name,
     positive_int,
     seconds,
     seed,
@@ -56,8 +57,10 @@ def register(sub):
     audit.add_argument("--backend", default="auto", metavar="ORACLE",
                        help="the oracle that decides every move: auto (default), search, sat or cpsat; findings "
                             "are confirmed by SAT (by CP-SAT when the oracle is sat)")
-    audit.add_argument("--report", metavar="FILE.md", help="trace: write the per-file Markdown report here")
-    audit.add_argument("--db", default="labyrinth.db", metavar="FILE", help="findings store (default ./labyrinth.db)")
+    audit.add_argument("--report", type=file_name, metavar="FILE.md",
+                       help="trace: write the per-file Markdown report here")
+    audit.add_argument("--db", type=file_name, default="labyrinth.db", metavar="FILE",
+                       help="findings store (default ./labyrinth.db)")
     audit.add_argument("--resume", action="store_true",
                        help="continue the last campaign with these parameters (runs resuming it at once share its "
                             "units)")
@@ -87,7 +90,7 @@ def register(sub):
     minimize.add_argument("--move", metavar="M", help="shrink this over-pruned move of the state (U, D, L or R) "
                                                       "under --rules: shortest walk, smallest board")
     minimize.add_argument("--finding", type=positive_int(2 ** 62), metavar="ID", help="a finding of the store (--db)")
-    minimize.add_argument("--db", default="labyrinth.db", metavar="FILE")
+    minimize.add_argument("--db", type=file_name, default="labyrinth.db", metavar="FILE")
     rules_args(minimize)
     minimize.add_argument("--rule", metavar="NAME", help="also print the pattern as a rule of the pattern language")
     minimize.add_argument("--time-limit", type=seconds, default=60.0, metavar="SECONDS",
@@ -100,7 +103,7 @@ def register(sub):
     fsub = findings.add_subparsers(dest="findings_command", required=True)
     flist = fsub.add_parser("list", help="findings, one per line (or campaigns / patterns)")
     flist.add_argument("what", nargs="?", default="findings", choices=["findings", "campaigns", "patterns"])
-    flist.add_argument("--db", default="labyrinth.db", metavar="FILE")
+    flist.add_argument("--db", type=file_name, default="labyrinth.db", metavar="FILE")
     flist.add_argument("--kind", metavar="KIND", help=f"only findings of this class: {', '.join(CLASSES)}")
     flist.add_argument("--campaign", type=positive_int(2 ** 62))
     flist.add_argument("--by", choices=["class", "none"], default="class",
@@ -110,7 +113,7 @@ def register(sub):
     flist.set_defaults(run=_findings_list)
     fshow = fsub.add_parser("show", help="one finding in full, with its pattern drawn")
     fshow.add_argument("id", type=positive_int(2 ** 62))
-    fshow.add_argument("--db", default="labyrinth.db", metavar="FILE")
+    fshow.add_argument("--db", type=file_name, default="labyrinth.db", metavar="FILE")
     fshow.add_argument("--json", action="store_true")
     fshow.set_defaults(run=_findings_show)
 
@@ -155,6 +158,12 @@ def _audit(args):
         raise LabyrinthError("audit: give --exhaustive or --walks K (or --trace FILE...)")
     if args.walks is not None and args.walks < 1 or args.jobs < 1:
         raise LabyrinthError("--walks and --jobs must be at least 1", token=f"{args.walks},{args.jobs}")
+    if args.split is not None:
+        from verify.campaign import check_split
+
+        if not args.exhaustive:
+            raise LabyrinthError("cuts the exhaustive tree: it goes with --exhaustive", source=f"--split {args.split}")
+        check_split(args.n, args.split)
     rules = rule_set(args)  # validates the names (and starts an engine, to check it) before any work
     off = tuple(r for r in args.off.split(",") if r)
     on = tuple(r for r in args.on.split(",") if r)

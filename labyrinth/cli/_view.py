@@ -13,7 +13,7 @@ from labyrinth.cli._common import (
     sized_state,
     writable_output,
 )
-from labyrinth.cli._limits import positive_int, seconds, size_args
+from labyrinth.cli._limits import file_name, positive_int, seconds, size_args
 from labyrinth.errors import LabyrinthError
 
 #: The widest picture ``draw`` makes, in pixels (cairo and browsers give up far beyond).
@@ -27,7 +27,8 @@ def register(sub):
     draw.add_argument("input", nargs="?", metavar="FILE", help="a research path file")
     draw.add_argument("--moves", metavar="N:MOVES", help="a state in compact notation")
     rules_args(draw)
-    draw.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout); a .png name implies --png")
+    draw.add_argument("-o", "--output", type=file_name, metavar="FILE",
+                      help="write here (default: stdout); a .png name implies --png")
     draw.add_argument("--png", action="store_true", help="PNG instead of SVG (cairosvg)")
     draw.add_argument("--step", type=positive_int(10 ** 7, zero=True), metavar="K", help="draw the line after its first K moves")
     draw.add_argument("--backend", default="auto", help="oracle backend (auto, search, sat, cpsat)")
@@ -40,8 +41,10 @@ def register(sub):
     draw.set_defaults(run=_draw)
 
     report = sub.add_parser("report", help="one self-contained HTML page for a findings store")
-    report.add_argument("--db", default="labyrinth.db", metavar="FILE", help="findings store (default ./labyrinth.db)")
-    report.add_argument("-o", "--output", default="report.html", metavar="FILE", help="default report.html")
+    report.add_argument("--db", type=file_name, default="labyrinth.db", metavar="FILE",
+                        help="findings store (default ./labyrinth.db)")
+    report.add_argument("-o", "--output", type=file_name, default="report.html", metavar="FILE",
+                        help="default report.html")
     report.add_argument("--stats-runs", type=positive_int(10 ** 6, zero=True), default=100, metavar="R",
                         help="runs per board size for the walk statistics (0: skip; the study used 1000)")
     report.add_argument("--stats-sizes", default="9,11,13,15,17,19,21", metavar="N[,N...]")
@@ -53,7 +56,8 @@ def register(sub):
     report.set_defaults(run=_report)
 
     serve = sub.add_parser("serve", help="a local web page to step through a walk (arrow keys, space, Enter)")
-    serve.add_argument("--db", metavar="FILE", help="a findings store whose findings open in the viewer")
+    serve.add_argument("--db", type=file_name, metavar="FILE",
+                       help="a findings store whose findings open in the viewer")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     serve.add_argument("--port", type=positive_int(65535, zero=True), default=8000)
     serve.add_argument("--backend", default="auto", help="oracle backend")

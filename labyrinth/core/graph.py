@@ -93,7 +93,7 @@ class MoveGraph:
             nb[ok, d] = ((ys + dy) * w + xs + dx)[ok]
         nb.setflags(write=False)
         self.neighbours = nb
-        self.targets = {m: tuple(int(v) for v in nb[:, d]) for d, m in enumerate(names)}
+        self.targets = {m: tuple(nb[:, d].tolist()) for d, m in enumerate(names)}  # plain ints, one tolist a move
         self._index = {m: d for d, m in enumerate(names)}
         self.colour, self.bipartite = _two_colouring(nb)
 

@@ -50,7 +50,8 @@ class GraphTables:
         self.end = board.end
         self.nb = np.ascontiguousarray(board.neighbours, dtype=np.int32)
         self.colour = np.ascontiguousarray(board.colour, dtype=np.int32)
-        dist = np.array([abs(c % n - (n - 1)) + abs(c // n - (n - 1)) for c in range(board.size)], dtype=np.int64)
+        cells = np.arange(board.size, dtype=np.int64)
+        dist = np.abs(cells % n - (n - 1)) + np.abs(cells // n - (n - 1))
         self.rank = (2 * n - dist).astype(np.int64)
         self.work = self.scratch()
 

@@ -20,8 +20,10 @@ from labyrinth.engine.state import State
 from labyrinth.errors import FormatError, LabyrinthError
 
 __all__ = [
+    "MAX_FILE_BYTES",
     "RESEARCH_DIRECTIONS",
     "Trace",
+    "bounded_lines",
     "format_compact",
     "format_trace",
     "load_state",
@@ -208,6 +210,29 @@ def load_trace(path):
     except (OSError, UnicodeDecodeError) as err:
         raise FormatError(f"cannot read: {getattr(err, 'strerror', None) or err}", source=str(p)) from None
     return parse_trace(text, source=str(p))
+
+
+def bounded_lines(stream, *, source, limit=MAX_FILE_BYTES):
+    """The lines of ``stream`` one by one, each at most ``limit`` bytes, as files are bounded (stdin may be endless).
+
+    A longer line (``/dev/zero`` is one endless line) stops the reading with
+    a :class:`~labyrinth.errors.FormatError` naming ``source`` and the line
+    number; bytes that are not UTF-8 become U+FFFD, so the line is refused by
+    whoever reads it, not the stream.
+    """
+    raw = getattr(stream, "buffer", stream)
+    number = 0
+    while True:
+        line = raw.readline(limit + 1)
+        if not line:
+            return
+        number += 1
+        end = b"\n" if isinstance(line, bytes) else "\n"
+        if len(line) > limit and not line.endswith(end):
+            size = f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit} bytes"
+            raise FormatError(f"a line longer than {size} without a line end (an endless input?)",
+                              source=f"{source}:{number}")
+        yield line.decode("utf-8", "replace") if isinstance(line, bytes) else line
 
 
 def parse_state(text, *, source=None):

@@ -11,22 +11,24 @@ temporary file, whose last line is quoted when it crashes. Request latency
 """
 
 import collections
-import json
 import math
 import os
 import selectors
 import shlex
+import signal
 import subprocess
 import tempfile
 import time
 
 from labyrinth.engine_protocol.messages import (
+    MAX_LINE,
     PUZZLE,
+    dumps,
     hello_request,
     parse_answer,
     parse_hello,
 )
-from labyrinth.errors import EngineError
+from labyrinth.errors import EngineError, one_line
 
 __all__ = ["ENGINE_TIMEOUT", "EngineProcess", "Latency", "bucket", "median_seconds"]
 
@@ -110,7 +112,7 @@ class EngineProcess:
         self.info = None
         self.latency = Latency()
         self._proc = None
-        self._buf = b""
+        self._buf = bytearray()
         self._next_id = 0
         self._stderr = None
         self._pid = None
@@ -133,8 +135,10 @@ class EngineProcess:
             raise EngineError("empty engine command", engine=repr(self.command))
         self._stderr = tempfile.TemporaryFile()
         try:
+            # a session, so a process group, of its own: whatever the engine starts is ended with it (close);
+            # Ctrl-C at the terminal reaches the verifier only, which then closes the engine
             self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-                                          bufsize=0, close_fds=True)
+                                          bufsize=0, close_fds=True, start_new_session=True)
         except OSError as err:
             self._stderr.close()
             self._stderr = None
@@ -220,9 +224,10 @@ class EngineProcess:
 
     def _read_line(self, deadline, request):
         fd = self._proc.stdout.fileno()
+        end = self._buf.find(b"\n")
         with selectors.DefaultSelector() as sel:
             sel.register(fd, selectors.EVENT_READ)
-            while b"\n" not in self._buf:
+            while end < 0:
                 left = deadline - time.monotonic()
                 if left <= 0 or not sel.select(left):
                     self._timed_out(request, "answering")
@@ -232,15 +237,21 @@ class EngineProcess:
                     continue
                 if not chunk:
                     if self._buf.strip():
-                        line, self._buf = self._buf, b""
+                        line, self._buf = bytes(self._buf), bytearray()
                         raise EngineError("the engine exited in the middle of its answer", engine=self.label,
-                                          request=request, answer=_text(line))
+                                          request=request, answer=_text(line[:200]))
                     self._crashed(request, "instead of answering")
+                found = chunk.find(b"\n")  # only the new bytes are searched: a long line is read in linear time
+                if found >= 0:
+                    end = len(self._buf) + found
                 self._buf += chunk
-                if len(self._buf) > 64 << 20:
-                    raise EngineError("an answer longer than 64 MiB without a line end", engine=self.label,
-                                      request=request, answer=_text(self._buf[:200]))
-        line, _, self._buf = self._buf.partition(b"\n")
+                if len(self._buf) > MAX_LINE and (end < 0 or end > MAX_LINE):
+                    head = bytes(self._buf[:200])
+                    self.close(polite=False)
+                    raise EngineError(f"an answer longer than {MAX_LINE >> 20} MiB", engine=self.label,
+                                      request=request, answer=_text(head))
+        line = bytes(self._buf[:end])
+        del self._buf[:end + 1]
         return _text(line)
 
     def _timed_out(self, request, what):
@@ -258,13 +269,15 @@ class EngineProcess:
             lines = self._stderr.read().decode("utf-8", "replace").strip().splitlines()
         except OSError:
             return ""
-        return lines[-1][:200] if lines else ""
+        return one_line(lines[-1], 200) if lines else ""
 
     # --- shutdown ---------------------------------------------------------------------
     def close(self, polite=True):
-        """Say ``quit``, close the pipe and wait :data:`QUIT_SECONDS` for the engine to exit, then kill it.
+        """Say ``quit``, close the pipe, wait :data:`QUIT_SECONDS` for the engine to exit, then end its process group.
 
-        In a forked child that did not start the engine, only drop the inherited handles.
+        Whatever the engine started (its process group) is killed with it, so
+        no helper outlives the run. In a forked child that did not start the
+        engine, only drop the inherited handles.
         """
         proc, self._proc = self._proc, None
         if proc is None:
@@ -272,9 +285,8 @@ class EngineProcess:
         mine = self._pid == os.getpid()
         try:
             if mine and polite and proc.poll() is None:
-                try:
-                    os.set_blocking(proc.stdin.fileno(), True)
-                    proc.stdin.write(b'{"type": "quit"}\n')
+                try:  # never blocks: an engine that stopped reading is killed below all the same
+                    os.write(proc.stdin.fileno(), b'{"type": "quit"}\n')
                 except OSError:
                     pass
             for stream in (proc.stdin, proc.stdout):
@@ -283,16 +295,14 @@ class EngineProcess:
                 except OSError:
                     pass
             if mine:
-                try:
-                    proc.wait(QUIT_SECONDS if polite else 0.05)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+                _exited(proc, QUIT_SECONDS if polite else 0.05)
+                _kill_group(proc.pid)  # the engine, if still running, and whatever it left behind
+                proc.wait()
         finally:
             if self._stderr is not None:
                 self._stderr.close()
                 self._stderr = None
-            self._buf = b""
+            self._buf = bytearray()
 
     def __enter__(self):
         return self
@@ -301,8 +311,32 @@ class EngineProcess:
         self.close()
 
 
+def _exited(proc, seconds):
+    """Wait up to ``seconds`` for ``proc`` to exit, without reaping it: its id then still names its process group."""
+    end = time.monotonic() + seconds
+    while True:
+        if proc.returncode is not None:
+            return True
+        try:
+            if os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                return True
+        except ChildProcessError:  # reaped already
+            return True
+        if time.monotonic() >= end:
+            return False
+        time.sleep(0.01)
+
+
+def _kill_group(pgid):
+    """SIGKILL every process of the group ``pgid`` (none left is fine)."""
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 def _dump(obj):
-    return json.dumps(obj, separators=(",", ":"))
+    return dumps(obj)
 
 
 def _text(raw):

@@ -19,16 +19,23 @@ same object a built-in rule set gives, so every audit reads it unchanged.
 
 import dataclasses
 import json
+import math
 
-from labyrinth.errors import EngineError
+from labyrinth.errors import EngineError, one_line
 from labyrinth.rules.base import DISABLE, FORCE, Decision, Effect
 
 __all__ = [
+    "MAX_BATCH",
+    "MAX_DEPTH",
+    "MAX_LINE",
     "PROTOCOL",
     "PUZZLE",
     "EngineInfo",
+    "Unreadable",
     "decision_to_json",
+    "dumps",
     "hello_request",
+    "loads",
     "parse_answer",
     "parse_hello",
 ]
@@ -38,17 +45,79 @@ PROTOCOL = 1
 #: the puzzle this package's engines decide (other puzzles may follow under other names)
 PUZZLE = "labyrinth"
 _MOVES = "UDLR"
+#: the longest line either side reads, in bytes (a 1001x1001 state is a million letters; a batch of 8 of them
+#: is what the verifier sends at most at that size)
+MAX_LINE = 64 << 20
+#: the deepest nesting of arrays and objects in a message (the protocol's own deepest, a reason's cell in a
+#: batch answer, is 8)
+MAX_DEPTH = 32
+#: the most states in one request (the verifier sends at most 256)
+MAX_BATCH = 4096
+
+
+class Unreadable(ValueError):
+    """A line refused before it is read as JSON: too long, nested too deeply, or with a number that is not finite."""
+
+
+def loads(line):
+    """One protocol line read as JSON, bounded: :class:`Unreadable` for more than :data:`MAX_LINE`
+    characters, nesting past :data:`MAX_DEPTH`, or a number that is not finite (``NaN``, ``1e999``);
+    a ValueError for any other text that is not JSON.
+
+    >>> loads('{"id": 1, "cells": [[1, 2]]}')
+    {'id': 1, 'cells': [[1, 2]]}
+    >>> loads("[" * 100 + "]" * 100)
+    Traceback (most recent call last):
+    labyrinth.engine_protocol.messages.Unreadable: nested deeper than 32 levels
+    """
+    if len(line) > MAX_LINE:
+        raise Unreadable(f"a line longer than {MAX_LINE >> 20} MiB")
+    try:
+        obj = json.loads(line, parse_constant=_not_a_number, parse_float=_finite)
+    except RecursionError:  # the C decoder keeps to the interpreter's recursion limit
+        raise Unreadable(f"nested deeper than {MAX_DEPTH} levels") from None
+    if line.count("[") + line.count("{") > MAX_DEPTH:
+        _check_depth(obj)
+    return obj
+
+
+def dumps(obj):
+    """One protocol line (compact JSON; a number that is not finite is refused, never written as ``NaN``)."""
+    return json.dumps(obj, separators=(",", ":"), allow_nan=False)
+
+
+def _not_a_number(name):
+    raise Unreadable(f"{name} is not a JSON number")
+
+
+def _finite(text):
+    value = float(text)
+    if not math.isfinite(value):
+        raise Unreadable(f"the number {one_line(text, 40)} is too large")
+    return value
+
+
+def _check_depth(obj):
+    """Walk ``obj`` without recursion; :class:`Unreadable` past :data:`MAX_DEPTH` levels of arrays and objects."""
+    stack = [(obj, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item
+        if depth > MAX_DEPTH:
+            raise Unreadable(f"nested deeper than {MAX_DEPTH} levels")
+        stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
 
 
 @dataclasses.dataclass(frozen=True)
 class EngineInfo:
-    """What an engine said in its handshake: name, version, sizes (None: every size), batching."""
+    """What an engine said in its handshake: name, version, sizes (None: every size), batching and its cap."""
 
     name: str
     version: str = ""
     sizes: object = None  # None (all), a frozenset of sizes, or (min, max)
     batch: bool = False
     puzzles: tuple = (PUZZLE,)
+    max_batch: object = None  # the most states per request it takes (None: it did not say)
 
     def supports(self, n):
         """Whether the engine said it plays ``n`` x ``n`` boards."""
@@ -95,8 +164,12 @@ def parse_hello(line, *, engine, request):
     batch = obj.get("batch", False)
     if not isinstance(batch, bool):
         _fail("'batch' must be true or false", name, request, line)
+    max_batch = obj.get("max_batch")
+    if max_batch is not None and not (_int(max_batch) and max_batch >= 1):
+        _fail("'max_batch' must be a whole number of states, at least 1", name, request, line)
     version_text = obj.get("version", "")
-    return EngineInfo(name.strip(), str(version_text), sizes, batch, tuple(p for p in puzzles if isinstance(p, str)))
+    return EngineInfo(name.strip(), str(version_text), sizes, batch, tuple(p for p in puzzles if isinstance(p, str)),
+                      max_batch)
 
 
 def _sizes(value, engine, request, line):
@@ -117,8 +190,10 @@ def _int(v):
 
 def _object(line, engine, request):
     try:
-        obj = json.loads(line)
-    except (ValueError, UnicodeDecodeError):
+        obj = loads(line)
+    except Unreadable as err:
+        _fail(f"the answer is not JSON that this verifier reads: {err}", engine, request, line)
+    except ValueError:  # UnicodeDecodeError is one
         _fail("the answer is not JSON", engine, request, line)
     if not isinstance(obj, dict):
         _fail("the answer is not a JSON object", engine, request, line)
@@ -129,7 +204,7 @@ def parse_answer(line, states, *, engine, request, rid):
     """Read the answer to request ``rid`` about ``states`` (a list; more than one: a batch) into Decisions."""
     obj = _object(line, engine, request)
     if obj.get("type") == "error":
-        _fail(f"the engine reported an error: {str(obj.get('message', ''))[:200]}", engine, request, line)
+        _fail(f"the engine reported an error: {one_line(obj.get('message', ''), 200)}", engine, request, line)
     if obj.get("id") != rid:
         _fail(f"the answer's id is {obj.get('id')!r}, the request's {rid}", engine, request, line)
     if len(states) == 1 and "answers" not in obj:

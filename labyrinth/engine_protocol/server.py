@@ -8,9 +8,7 @@ where the rule set closes a move (the explained path is slower than the
 compiled one), exactly as an in-process audit asks for them.
 """
 
-import json
-
-from labyrinth.engine_protocol.messages import PROTOCOL, PUZZLE, decision_to_json
+from labyrinth.engine_protocol.messages import MAX_BATCH, PROTOCOL, PUZZLE, Unreadable, decision_to_json, dumps, loads
 from labyrinth.errors import LabyrinthError
 
 __all__ = ["StateCache", "answer", "serve"]
@@ -19,31 +17,47 @@ __all__ = ["StateCache", "answer", "serve"]
 def serve(rules, lines, write, *, name=None, version=""):
     """Answer the protocol's requests read from ``lines`` through ``write(text)``, until ``quit`` or the end.
 
-    Returns the number of requests answered. A bad request gets an ``error``
-    answer and the session goes on.
+    Returns the number of requests answered. A bad request (not JSON, nested
+    too deeply, a number that is not finite, too large a batch) gets an
+    ``error`` answer and the session goes on; a
+    :class:`~labyrinth.errors.LabyrinthError` raised by ``lines`` itself (a
+    line past its bound: an endless input) is answered the same way, then raised.
     """
     answered = 0
     cache = StateCache()
-    for raw in lines:
+    lines = iter(lines)
+    while True:
+        try:
+            raw = next(lines)
+        except StopIteration:
+            break
+        except LabyrinthError as err:
+            write(dumps({"type": "error", "id": None, "message": str(err)}))
+            raise
         line = raw.strip()
         if not line:
             continue
         try:
-            request = json.loads(line)
+            request = loads(line)
+        except Unreadable as err:
+            write(dumps({"type": "error", "id": None,
+                         "message": f"the request is not JSON this engine reads: {err}"}))
+            continue
         except ValueError:
-            write(_dump({"type": "error", "id": None, "message": "the request is not JSON"}))
+            write(dumps({"type": "error", "id": None, "message": "the request is not JSON"}))
             continue
         if not isinstance(request, dict):
-            write(_dump({"type": "error", "id": None, "message": "the request is not a JSON object"}))
+            write(dumps({"type": "error", "id": None, "message": "the request is not a JSON object"}))
             continue
         kind = request.get("type")
         if kind == "quit":
             break
         if kind == "hello":
-            write(_dump({"type": "hello", "protocol": PROTOCOL, "engine": name or f"labyrinth-{rules.name}",
-                         "version": version, "puzzles": [PUZZLE], "sizes": "all", "batch": True}))
+            write(dumps({"type": "hello", "protocol": PROTOCOL, "engine": name or f"labyrinth-{rules.name}",
+                         "version": version, "puzzles": [PUZZLE], "sizes": "all", "batch": True,
+                         "max_batch": MAX_BATCH}))
             continue
-        write(_dump(answer(rules, request, cache)))
+        write(dumps(answer(rules, request, cache)))
         answered += 1
     return answered
 
@@ -91,6 +105,9 @@ def answer(rules, request, cache=None):
     texts = request.get("states") if batch else [request.get("state")]
     if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
         return {"type": "error", "id": rid, "message": "'state' must be N:MOVES ('states' a list of them)"}
+    if len(texts) > MAX_BATCH:
+        return {"type": "error", "id": rid,
+                "message": f"a batch of {len(texts)} states: this engine takes at most {MAX_BATCH} per request"}
     items = []
     for text in texts:
         try:
@@ -112,6 +129,3 @@ def _one(rules, state):
     decision = rules.decide(state)
     return decision_to_json(state, Decision(allowed, decision.disabled, decision.forced))
 
-
-def _dump(obj):
-    return json.dumps(obj, separators=(",", ":"))

@@ -122,7 +122,7 @@ class EngineRuleSet:
                 out[i] = hit
         if ask:
             engine = self._engine()
-            step = BATCH if engine.info.batch else 1
+            step = min(BATCH, engine.info.max_batch or BATCH) if engine.info.batch else 1
             for k in range(0, len(ask), step):
                 part = ask[k: k + step]
                 for i, d in zip(part, engine.decide([states[i] for i in part])):
@@ -161,10 +161,13 @@ class EngineRuleSet:
 
 
 def close_all():
-    """Close every engine this process started (worker exit, interpreter exit)."""
-    for rules in list(_LIVE):
+    """Close every engine this process started (worker exit, interpreter exit), with what each started.
+
+    By process, not only by live rule set: a rule set already collected leaves its engine running.
+    """
+    for item in [*_LIVE, *_PROCESSES.values()]:
         try:
-            rules.close()
+            item.close()
         except Exception:  # noqa: BLE001 - shutting down: never mask the real exit
             pass
 

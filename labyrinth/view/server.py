@@ -3,17 +3,22 @@
 Routes: ``GET /`` the page (``static/viewer.html``, one file with inline CSS
 and JavaScript); ``GET /api/meta``, ``GET /api/view?state=N:MOVES&rules=R``,
 ``POST /api/load`` (JSON ``{"text": ..., "rules": ...}``), ``GET /api/findings``
-and ``GET /api/finding?id=K``. Answers are JSON; bad input is a 400 with
+and ``GET /api/finding?id=K``; ``HEAD`` of any of them gives the headers of
+its ``GET``. Answers are JSON; bad input is a 400 with
 ``{"error": message}`` (411 without a Content-Length, 413 for a body over
 :data:`MAX_BODY`), which the page shows: a user's mistake is never a server
-error, and no request drops the connection. Requests run in their own
+error, and no request drops the connection. A request must arrive whole within
+:data:`REQUEST_TIMEOUT` seconds (a client trickling it byte by byte too), else
+it is answered 408 and the connection closed. Requests run in their own
 threads and a slow one holds only its own oracle. Binds 127.0.0.1 unless told
 otherwise.
 """
 
+import io
 import json
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from urllib.parse import parse_qs, urlsplit
@@ -27,7 +32,7 @@ __all__ = ["BACKLOG", "MAX_BODY", "REQUEST_TIMEOUT", "ViewerServer", "make_serve
 MAX_BODY = 1 << 20
 #: connections waiting to be accepted (the listen backlog): a burst of clients queues instead of being reset
 BACKLOG = 128
-#: seconds a client may take to send its request (a stalled one is dropped, not waited for)
+#: seconds a client may take to send its whole request (a stalled or trickling one gets a 408, not a thread for ever)
 REQUEST_TIMEOUT = 30
 #: bytes already sent by a client that an early error answer reads and drops, so closing does not reset it
 _DRAIN_BYTES = 1 << 16
@@ -44,9 +49,10 @@ class ViewerServer(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = BACKLOG
 
-    def __init__(self, address, viewer, *, quiet=True):
+    def __init__(self, address, viewer, *, quiet=True, request_timeout=REQUEST_TIMEOUT):
         self.viewer = viewer
         self.quiet = quiet
+        self.request_timeout = request_timeout
         super().__init__(address, _Handler)
 
     @property
@@ -73,20 +79,79 @@ class ViewerServer(ThreadingHTTPServer):
 
 
 def make_server(db=None, *, host="127.0.0.1", port=8000, backend="auto", time_limit=5.0, rule_sets=None,
-                quiet=True):
+                quiet=True, request_timeout=REQUEST_TIMEOUT):
     """A :class:`ViewerServer` bound to ``host:port`` (port 0: any free port), not yet serving."""
     viewer = Viewer(db, rule_sets, backend=backend, time_limit=time_limit)
     try:
-        return ViewerServer((host, port), viewer, quiet=quiet)
+        return ViewerServer((host, port), viewer, quiet=quiet, request_timeout=request_timeout)
     except OSError as err:
         viewer.close()
         raise LabyrinthError(f"cannot listen there: {err.strerror or err}", token=f"{host}:{port}") from None
+
+
+class _Clocked(io.RawIOBase):
+    """A connection's bytes, read against the deadline of the request under way (a trickle is cut off too)."""
+
+    def __init__(self, sock):
+        self.sock = sock
+        self.deadline = None
+        self.received = 0
+        self.timed_out = False
+
+    def begin(self, seconds):
+        """A new request: ``seconds`` from now for all of it."""
+        self.deadline = time.monotonic() + seconds
+        self.received = 0
+        self.timed_out = False
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        left = self.deadline - time.monotonic() if self.deadline is not None else None
+        try:
+            if left is not None:
+                if left <= 0:
+                    raise TimeoutError("the request took too long")
+                self.sock.settimeout(left)
+            got = self.sock.recv_into(buffer)
+        except TimeoutError:
+            self.timed_out = True
+            raise
+        self.received += got
+        return got
 
 
 class _Handler(BaseHTTPRequestHandler):
     server_version = "labyrinth-viewer"
     timeout = REQUEST_TIMEOUT
     _answered = False
+    _head = False
+
+    def setup(self):
+        self.timeout = self.server.request_timeout
+        super().setup()
+        self._clock = _Clocked(self.connection)
+        self.rfile = io.BufferedReader(self._clock)
+
+    def handle_one_request(self):
+        """One request, read within the deadline; a client too slow to send it is answered 408 and let go."""
+        self._clock.begin(self.timeout)
+        self._answered = False
+        super().handle_one_request()  # a time-out closes the connection there
+        if self._clock.timed_out and self._clock.received and not self._answered:
+            self._too_slow()
+
+    def _too_slow(self):
+        body = json.dumps({"error": f"the request did not arrive within {self.timeout:g} s"}).encode("utf-8")
+        head = ("HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode("ascii")
+        self._answered = True
+        try:
+            self.connection.settimeout(5)  # a client that does not read its answer is not waited for either
+            self.connection.sendall(head + body)
+        except OSError:
+            pass
 
     def log_message(self, fmt, *args):
         if not self.server.quiet:
@@ -94,6 +159,14 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         self._guarded(self._get)
+
+    def do_HEAD(self):
+        """The headers a GET would get (the same status, type and length), without the body."""
+        self._head = True
+        try:
+            self._guarded(self._get)
+        finally:
+            self._head = False
 
     def do_POST(self):
         self._guarded(self._post)
@@ -169,7 +242,8 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             raw = self.rfile.read(size)
         except TimeoutError:
-            self._json(408, {"error": f"the request body did not arrive within {REQUEST_TIMEOUT} s"})
+            self.close_connection = True
+            self._json(408, {"error": f"the request did not arrive within {self.timeout:g} s"})
             return None
         if len(raw) < size:
             self._json(400, {"error": f"the request body ended early ({len(raw)} of {size} bytes)"})
@@ -180,7 +254,7 @@ class _Handler(BaseHTTPRequestHandler):
         """Read and drop what the client already sent (a little, briefly), so the close does not reset it."""
         self.close_connection = True
         try:
-            self.connection.settimeout(0.1)
+            self._clock.deadline = min(self._clock.deadline, time.monotonic() + 0.1)
             left = _DRAIN_BYTES
             while left > 0:
                 chunk = self.rfile.read1(min(left, 8192))
@@ -207,13 +281,18 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _send(self, code, data, kind):
         self._answered = True
+        try:
+            self.connection.settimeout(self.timeout)  # writing gets its own time, not what reading left
+        except OSError:
+            pass
         self.send_response(code)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
         try:
-            self.wfile.write(data)
+            if not self._head:
+                self.wfile.write(data)
         except (ConnectionError, TimeoutError):
             self.close_connection = True  # the page moved on (a newer step) before this answer arrived
 
