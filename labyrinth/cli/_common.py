@@ -3,6 +3,7 @@
 import argparse
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -13,7 +14,14 @@ EXIT_OK, EXIT_FINDING, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 
 
 class FamilyParser(argparse.ArgumentParser):
-    """A puzzle family's subcommand parser: argument errors as one line (``labyrinth: numbers solve: ...``), exit 2."""
+    """A puzzle family's subcommand parser: argument errors as one line (``labyrinth: numbers solve: ...``), exit 2.
+
+    Options are never abbreviated (``--se`` is not ``--seed``): a typo is an error that names the nearest option.
+    """
+
+    def __init__(self, *args, **kwargs):
+        kwargs["allow_abbrev"] = False
+        super().__init__(*args, **kwargs)
 
     def error(self, message):
         _one_line(self, message)
@@ -21,8 +29,20 @@ class FamilyParser(argparse.ArgumentParser):
 
 def _one_line(parser, message):
     prog = parser.prog.split(" ", 1)[-1] if " " in parser.prog else parser.prog
-    print(f"labyrinth: {prog}: {message}", file=sys.stderr)
+    print(f"labyrinth: {prog}: {message} (see {parser.prog} --help)", file=sys.stderr)
     sys.exit(EXIT_BAD_INPUT)
+
+
+def nearest_option(parser, word):
+    """The option of ``parser`` nearest to the mistyped ``word`` (``--sed`` -> ``--seed``), or ``None``."""
+    import difflib
+
+    if not word.startswith("-"):
+        return None
+    flag = word.split("=", 1)[0]
+    options = [o for a in parser._actions for o in a.option_strings if o.startswith("--") or flag[1:2] != "-"]
+    close = difflib.get_close_matches(flag, options, n=1, cutoff=0.6)
+    return close[0] if close else None
 
 
 def family_subparsers(family, dest):
@@ -149,6 +169,10 @@ def sized_file(path, command, allow_large=False):
     """Load a research path file (notes printed), then check its size against ``command``'s policy."""
     from labyrinth.cli._limits import check_size
     from labyrinth.engine.formats import load_trace
+
+    text = str(path).strip()
+    if re.fullmatch(r"[0-9]+:[UDLRudlr]*", text) and not Path(path).exists():
+        raise LabyrinthError(f"no such file; for a state in N:MOVES notation give --moves {text}", source=text)
 
     state = load_noting(load_trace, path)
     check_size(state.n, command, allow_large, source=str(path))
