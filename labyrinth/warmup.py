@@ -35,7 +35,7 @@ STEPS = (  # the heaviest first, so that processes compiling at once (--jobs) sh
     ("walker: keep-left enumeration", "enumerate -n 5 --no-progress"),
     ("perfect walker: enumeration", "enumerate --moves 7:RRDDRRDDLL --rules oracle --no-progress"),
     ("walker: a random walk", "walk -n 7 --seed 1"),
-    ("walker: walks until stuck (stats)", "stats -n 7 --runs 2 --seed 1 --no-progress"),
+    ("walker: walks until stuck (stats)", "stats -n 7 --runs 2 --cap 5 --seed 1 --no-progress"),
     ("audit: walks, findings explained", "audit -n 7 --rules universal --walks 30 --seed 3 --no-patterns --db {tmp}/w.db "
                                          "--no-progress"),
     ("explain: rules and their reasons", "explain --moves 7:RRDDDL"),
