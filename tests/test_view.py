@@ -281,6 +281,7 @@ def test_server_opens_a_finding_of_the_store(server):
     code, opened = _get(server, f"/api/finding?id={f['id']}")
     assert code == 200 and opened["line"] == f["state"] + f["move"]
     assert opened["step"] == len(f["state"].split(":")[1]) and opened["kind"] == f["kind"]
+    assert opened["campaign_rules"] == opened["rule_set"] == "universal"  # seen under the rules that missed it
 
 
 @pytest.mark.parametrize("path, body, words", [
