@@ -36,7 +36,8 @@ def small_db(tmp_path_factory):
     """A store with findings and patterns: 30 walks of the universal rules on 7x7 (they miss dead moves)."""
     db = tmp_path_factory.mktemp("store") / "small.db"
     with Store(db) as store:
-        run_campaign(store, n=7, rules_args=("universal", (), ()), walks=30, seed=3, time_limit=30)
+        run_campaign(store, n=7, rules_args=("universal", (), ()), walks=30, seed=3, time_limit=3600,
+                     pattern_time_limit=3600)  # every pattern found, however busy the machine
     return db
 
 

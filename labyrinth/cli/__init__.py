@@ -13,6 +13,7 @@ from labyrinth.cli import (
     _check,
     _count,
     _engine,
+    _findings,
     _knight,
     _numbers,
     _regress,
@@ -28,7 +29,7 @@ from labyrinth.errors import LabyrinthError, TimeLimitError
 
 __all__ = ["main"]
 
-_FAMILIES = (_check, _walks, _count, _rules, _verify, _regress, _engine, _view, _toggle, _numbers, _knight, _warmup)
+_FAMILIES = (_check, _walks, _count, _rules, _verify, _findings, _regress, _engine, _view, _toggle, _numbers, _knight, _warmup)
 
 _DESCRIPTION = """\
 The one-way labyrinth: a line through every cell of an n x n board (n odd) from
@@ -71,8 +72,8 @@ def main(argv=None):
     except LabyrinthError as err:
         note(f"labyrinth: {err}")
         return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        note("labyrinth: interrupted")
+    except KeyboardInterrupt as stop:  # Ctrl-C; an audit says what it stored and how to go on
+        note(f"labyrinth: {stop}" if str(stop) else "labyrinth: interrupted")
         return 130
     finally:
         warmup.end(token)

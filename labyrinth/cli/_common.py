@@ -100,6 +100,13 @@ def rule_set(args):
     return rules
 
 
+def rules_label(rules, args):
+    """The rule set as the options chose it: ``default --on future-lines``, ``universal --off count-area``."""
+    off = [r for r in getattr(args, "off", "").split(",") if r]
+    on = [r for r in getattr(args, "on", "").split(",") if r]
+    return rules.name + "".join(f" --off {r}" for r in off) + "".join(f" --on {r}" for r in on)
+
+
 def board_sizes(text, command=None, allow_large=False):
     """Board sizes from ``N[,N...]``, each checked (odd, >= 3, within ``command``'s size policy)."""
     from labyrinth.cli._limits import check_size

@@ -1,4 +1,4 @@
-"""``labyrinth toggle solve | algorithm | theorems | draw``: the toggle-squares puzzle, its exact oracle and the document's algorithms."""
+"""``labyrinth toggle solve | algorithm | theorems | draw``: the toggle-squares puzzle, its exact oracle and the note's algorithms (docs/toggle.md)."""
 
 import argparse
 import math
@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 from labyrinth.cli._common import (
-    EXIT_BAD_INPUT,
     EXIT_OK,
     EXIT_UNKNOWN,
     emit,
@@ -27,12 +26,12 @@ THEOREMS_LIMIT = 1000
 RUN_MINIMUM_MAX_N = 35
 #: --time-limit at most a day
 TIME_LIMIT_MAX = 86_400
-DOCUMENT = "toggle-squares.txt"
+DOCUMENT = "docs/toggle.md"
 
 
 def register(sub):
     """Add ``toggle`` and its subcommands to the ``labyrinth`` parser."""
-    toggle = sub.add_parser("toggle", help=f"toggle squares ({DOCUMENT}): solve exactly, audit the document's "
+    toggle = sub.add_parser("toggle", help=f"toggle squares ({DOCUMENT}): solve exactly, audit the note's "
                                            "algorithms, check its theorems, draw")
     tsub = family_subparsers(toggle, "toggle_command")
 
@@ -52,7 +51,7 @@ def register(sub):
     solve.add_argument("--json", action="store_true", help="one JSON object")
     solve.set_defaults(run=_solve)
 
-    algo = tsub.add_parser("algorithm", help="run one of the document's algorithms, or --audit it against the "
+    algo = tsub.add_parser("algorithm", help="run one of the note's algorithms, or --audit it against the "
                                              "exact minimum")
     algo.add_argument("algorithm", choices=("one-way", "two-way", "three-k-plus-one"),
                       help="one-way (Theorem 3), two-way (Theorem 4), three-k-plus-one (Theorem 5)")
@@ -75,7 +74,7 @@ def register(sub):
     algo.add_argument("--json", action="store_true", help="one JSON object")
     algo.set_defaults(run=_algorithm)
 
-    th = tsub.add_parser("theorems", help="the document's claims checked by computation for every n up to N")
+    th = tsub.add_parser("theorems", help="the note's claims checked by computation for every n up to N")
     th.add_argument("--max-n", type=_theorem_size, default=60, metavar="N",
                     help=f"every n from 1 to N (default 60, at most {THEOREMS_LIMIT}; ~3 s for 200, ~15 s for 400, "
                          "minutes for 1000)")
@@ -413,7 +412,7 @@ def _algorithm(args):
     if minimum is not None:
         verdict += f"; the proven minimum is {minimum}"
     print(f"{label}: {args.algorithm}{reading} on {n}x{n}, {_cells(state.count())} on: {verdict}")
-    print(f"the document's claim for {n}x{n}: {said or 'none'}")
+    print(f"the note's claim for {n}x{n}: {said or 'none'}")
     if n <= PRINT_LIMIT:
         for t, (pr, pc, tr, tc, phase) in enumerate(r.press_positions(), 1):
             print(f"{t:>4}. press ({pr},{pc}) for filled ({tr},{tc})  [{phase}]")
@@ -525,9 +524,9 @@ def _print_audit(report, pictures):
             print(f"\nit never {never} on the sizes audited")
             continue
         if inside is None:
-            print(f"\nit never {verb} inside the document's claim")
+            print(f"\nit never {verb} inside the note's claim")
         else:
-            _print_example(inside, verb, "inside the document's claim", pictures)
+            _print_example(inside, verb, "inside the note's claim", pictures)
         if anywhere is not inside:
             _print_example(anywhere, verb, "anywhere", pictures)
 

@@ -8,6 +8,7 @@ from labyrinth.cli._common import (
     progress_bar,
     rule_set,
     rules_args,
+    rules_label,
     sized_state,
 )
 from labyrinth.cli._limits import MAX_N, check_size, positive_int, seed, size_args
@@ -78,7 +79,7 @@ def _enumerate(args):
 
     result = enumerate_walks(start, rules, progress=progress)
     bar.close()
-    out = {"start": start.compact(), "rules": rules.name, "walkthroughs": result.walkthroughs,
+    out = {"start": start.compact(), "rules": rules_label(rules, args), "walkthroughs": result.walkthroughs,
            "stuck": result.stuck, "nodes": result.nodes, "seconds": round(result.seconds, 3)}
     if args.json:
         emit(out)
@@ -103,14 +104,15 @@ def _stats(args):
 
         st = walk_statistics(n, rules, args.runs, args.seed, cap=args.cap, progress=progress)
         bar.close()
-        row = {"n": n, "rules": rules.name, "runs": st.runs, "mean": round(st.mean, 3), "ci95": [round(st.low, 3),
-               round(st.high, 3)], "study": STUDY_7X7_RULES.get(n), "completion_rate": round(st.completion_rate, 4),
+        row = {"n": n, "rules": rules_label(rules, args), "runs": st.runs, "mean": round(st.mean, 3),
+               "ci95": [round(st.low, 3), round(st.high, 3)], "study": STUDY_7X7_RULES.get(n),
+               "completion_rate": round(st.completion_rate, 4),
                "walks": st.walks, "censored": st.censored, "seconds": round(st.seconds, 2)}
         rows.append(row)
         if args.json:
             emit(row)
     if not args.json:
-        print(f"rules: {rules.name}, {args.runs} runs per size, seed {args.seed}")
+        print(f"rules: {rules_label(rules, args)}, {args.runs} runs per size, seed {args.seed}")
         print(f"{'n':>3}  {'mean':>9}  {'95% CI':>19}  {'study':>6}  {'complete':>8}  {'walks':>9}  {'censored':>8}  "
               f"{'seconds':>7}")
         for r in rows:
