@@ -35,21 +35,25 @@ _DESCRIPTION = """\
 The one-way labyrinth: a line through every cell of an n x n board (n odd) from
 (1,1) to (n,n). This tool decides positions exactly (the oracle), runs rule-based
 walkers, and audits rule sets against the oracle, shrinking every finding to a
-minimal counterexample.
+minimal counterexample. The same oracle also solves toggle squares, the number
+puzzle and (magic) knight's tours.
 
 States are written N:MOVES (board size, colon, U/D/L/R moves from (1,1)), or given
-as the research program's path files (data/corpus/FORMAT.md)."""
+as the research program's path files (data/corpus/FORMAT.md). docs/ has a page per
+puzzle, the notation and a reference of every command (docs/cli.md)."""
 
 _EPILOG = """\
 first steps:
-  labyrinth check data/corpus/2023_0821.txt      decide a saved position
+  labyrinth check --moves 7:RRDD                  decide a state: alive, its feasible moves, a witness
   labyrinth walk -n 21 --seed 1                   one random walk under the default rules
   labyrinth audit -n 7 --exhaustive --jobs 2      check the default rules on every 7x7 walk
   labyrinth findings list                         what the audits found
+  labyrinth warmup                                compile every kernel now (make demo does it)
   labyrinth COMMAND --help                        the options of one command
 
-exit status: 0 done, 1 a finding or regression (audit, regress), 2 bad input,
-3 a time limit ran out (the answer is unknown, never a guess)."""
+exit status: 0 done (an audit's findings are its results: 0 too), 1 a regression
+(regress) or a rule not proved sound (rules lint), 2 bad input, 3 a time limit ran
+out (the answer is unknown, never a guess), 130 interrupted (Ctrl-C)."""
 
 
 def main(argv=None):

@@ -138,12 +138,24 @@ def writable_output(path):
     return p
 
 
-def write_text(path, text):
-    """Write ``text`` to ``path``; a one-line error if the system refuses."""
+def write_text(path, text, what=None):
+    """Write ``text`` to ``path`` and say so on stderr (``what``: what it holds); a one-line error if refused."""
+    write_bytes(path, text.encode("utf-8"), what)
+
+
+def write_bytes(path, data, what=None, say=True):
+    """Write ``data`` to ``path`` and say so on stderr (unless ``say`` is False: the command's answer says it)."""
     try:
-        Path(path).write_text(text, encoding="utf-8")
+        Path(path).write_bytes(data)
     except OSError as err:
         raise LabyrinthError(f"cannot write: {err.strerror or err}", source=path) from None
+    if say:
+        wrote(path, what)
+
+
+def wrote(path, what=None):
+    """One line on stderr: every file a command writes is named (stdout stays the command's answer)."""
+    note(f"labyrinth: wrote {path}" + (f" ({what})" if what else ""))
 
 
 def must_exist(path):

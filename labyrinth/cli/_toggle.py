@@ -12,6 +12,7 @@ from labyrinth.cli._common import (
     family_subparsers,
     progress_bar,
     writable_output,
+    write_bytes,
 )
 from labyrinth.errors import LabyrinthError
 
@@ -199,11 +200,8 @@ def _writable(path):
         writable_output(path)
 
 
-def _write(path, data):
-    try:
-        Path(path).write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
-    except OSError as err:
-        raise LabyrinthError(f"cannot write: {err.strerror or err}", source=path) from None
+def _write(path, data, say=True):
+    write_bytes(path, data if isinstance(data, bytes) else data.encode("utf-8"), say=say)
 
 
 def _load_state(args, command, goal="off", allow_line=False):
@@ -301,9 +299,7 @@ def _solve(args):
             print(f"solutions: 2^{sol.solutions_log2}" + (" (this one is unique)" if sol.solutions_log2 == 0 else ""))
             if listed:
                 print("\n".join(_rows(sol.presses)))
-            elif args.output:
-                print(f"the presses: {args.output}")
-            else:
+            elif not args.output:
                 print(f"(a {shape} press grid is written with -o FILE)")
     if sol.minimum == "unknown":
         bound = "" if sol.lower_bound is None else f", at least {sol.lower_bound} proven"
@@ -419,8 +415,6 @@ def _algorithm(args):
         if not r.cleared:
             print("left on:")
             print("\n".join(_rows(r.final)))
-    if args.output:
-        print(f"the run: {args.output}")
     return EXIT_OK
 
 
@@ -643,8 +637,8 @@ def _draw(args):
             print(f"labyrinth: toggle draw: the minimum is unknown after {args.time_limit:g} s: "
                   "give more time with --time-limit SECONDS", file=sys.stderr)
     if args.output and args.output != "-":
-        _write(args.output, data)
-        print(f"{args.output}: {summary}")
+        _write(args.output, data, say=False)
+        print(f"wrote {args.output}: {summary}")
     else:
         if isinstance(data, bytes):
             sys.stdout.buffer.write(data)

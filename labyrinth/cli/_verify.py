@@ -307,8 +307,6 @@ def _audit_traces(args, patterns, oracle):
                 dead = "-" if s.first_dead_step is None else str(s.first_dead_step)
                 print(f"{s.file:<{width}}  {s.n:>2}  {s.steps:>5}  {s.status:<8} {dead:>10}  {found}")
             _print_totals(totals, trace=True, distinct=distinct)
-            if args.report:
-                print(f"report: {args.report}")
         if errors:
             return EXIT_BAD_INPUT
         return EXIT_UNKNOWN if totals.findings.get("unknown", 0) else EXIT_OK
