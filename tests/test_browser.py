@@ -6,7 +6,7 @@ space bar, reloads with Enter, opens a finding of the store, and checks that
 malformed input gets a message on the page. Takes the screenshots
 ``viewer.png`` and ``report.png`` into a temporary folder, so a test run leaves
 the checkout as it was; ``make screenshots`` runs this file with
-``LABYRINTH_SCREENSHOTS=reports`` to refresh the ones the README shows.
+``LABYRINTH_SCREENSHOTS=reports`` to refresh the ones docs/viewer.md shows.
 
 Skips, saying why, only where no browser can be had (no ``playwright``
 package or no Chromium); under CI (``CI`` set) a missing browser fails

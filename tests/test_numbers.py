@@ -71,7 +71,7 @@ def test_start_orbits_partition_the_board():
     orbits = start_orbits(g)
     cells = sorted(c for _, orbit in orbits for c in orbit)
     assert cells == list(range(g.size))
-    assert len(orbits) == 15  # the document's "only 15 cells of 100 need to be handled separately"
+    assert len(orbits) == 15  # its author's "only 15 cells of 100 need to be handled separately"
 
 
 def test_warnsdorff_opens_only_fewest_onward_moves():

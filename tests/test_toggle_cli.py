@@ -160,7 +160,7 @@ def test_audit_text_names_the_smallest_counterexamples(capsys):
                          "--exhaustive-max-n", "4", "--states", "100"], capsys)
     assert code == 0
     assert "it never fails on the sizes audited" in out
-    assert "smallest board where it is not minimal (inside the document's claim): 5x5" in out
+    assert "smallest board where it is not minimal (inside the note's claim): 5x5" in out
 
 
 def test_theorems_json(capsys):
