@@ -349,3 +349,38 @@ def test_exit_statuses_are_what_the_help_says(tmp_path, capsys):
                  "--db", str(tmp_path / "e.db"), "--no-progress"]) == 0
     assert "missed-dead         1" in capsys.readouterr().out  # a finding, and still 0
     assert main(["rules", "lint", str(ROOT / "examples" / "rules" / "wall-ahead.rule")]) == 1
+
+
+# --- 16. typos: the command's own help, the nearest option, no silent abbreviations ---------------------
+@pytest.mark.parametrize("args, says", [
+    (["walk", "-n", "5", "--sed", "1"], "labyrinth walk: error: unrecognized arguments: --sed 1; did you mean --seed? "
+                                        "(see labyrinth walk --help)"),
+    (["walk", "-n", "5", "--se", "1"], "did you mean --seed?"),  # an abbreviation is a typo, never a guess
+    (["audit", "-n", "5", "--walks", "2", "--jbos", "2"], "did you mean --jobs? (see labyrinth audit --help)"),
+    (["toggle", "solve", "--rando", "-n", "5"], "did you mean --random? (see labyrinth toggle solve --help)"),
+    (["wlak", "-n", "5"], "no command 'wlak'; did you mean 'walk'?"),
+    (["explain", "7:RRDD"], "give --moves 7:RRDD"),
+    (["check", "9:RRDDL"], "give --moves 9:RRDDL"),
+])
+def test_a_typo_is_one_line_naming_the_fix(args, says, capsys):
+    try:
+        code = main(args)
+    except SystemExit as stop:
+        code = stop.code
+    err = capsys.readouterr().err
+    assert code == 2 and says in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_the_parsers_never_abbreviate():
+    import argparse
+
+    from labyrinth.cli import _parser
+
+    def parsers(p):
+        yield p
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    yield from parsers(sub)
+
+    assert all(not p.allow_abbrev for p in parsers(_parser()))
