@@ -19,6 +19,7 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/labyrinth warmup --jobs 2
 	$(BIN)/labyrinth check data/corpus
+	@echo "ready: 'source $(VENV)/bin/activate' puts labyrinth on your PATH (or run $(BIN)/labyrinth); see README.md"
 
 ## browser: Debian's Chromium (and cairo, for `labyrinth draw --png`) for the viewer's end-to-end test;
 ## a no-op where installed; where it cannot be installed the test skips (under CI it fails)
