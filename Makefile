@@ -14,9 +14,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-## demo: install, then decide every saved position of the research corpus
+## demo: install, compile every numba kernel once (a few minutes the first time, seconds after), then decide
+## every saved position of the research corpus
 demo: $(STAMP)
+	$(BIN)/labyrinth warmup --jobs 2
 	$(BIN)/labyrinth check data/corpus
+	@echo "ready: 'source $(VENV)/bin/activate' puts labyrinth on your PATH (or run $(BIN)/labyrinth); see README.md"
 
 ## browser: Debian's Chromium (and cairo, for `labyrinth draw --png`) for the viewer's end-to-end test;
 ## a no-op where installed; where it cannot be installed the test skips (under CI it fails)

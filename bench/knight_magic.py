@@ -28,7 +28,7 @@ from labyrinth.puzzles.knight.magic import (  # noqa: E402
     find_magic,
 )
 
-#: the document's figure 2 (rows from the top): semi-magic, symmetric, diagonals 256 and 264
+#: the puzzle author's best symmetric tour (his figure 2, rows from the top): semi-magic, symmetric, diagonals 256, 264
 FIGURE_2 = [[43, 46, 1, 24, 41, 20, 63, 22], [2, 25, 42, 45, 64, 23, 40, 19], [47, 44, 27, 4, 17, 38, 21, 62],
             [26, 3, 48, 37, 28, 61, 18, 39], [7, 50, 29, 60, 5, 16, 35, 58], [30, 53, 6, 49, 36, 59, 12, 15],
             [51, 8, 55, 32, 13, 10, 57, 34], [54, 31, 52, 9, 56, 33, 14, 11]]
@@ -47,7 +47,7 @@ def _machine():
 
 
 def figure_2_cells():
-    """The document's figure 2 as cells in number order."""
+    """The puzzle author's best symmetric tour (his figure 2) as cells in number order."""
     where = {v: y * 8 + x for y, row in enumerate(FIGURE_2) for x, v in enumerate(row)}
     return tuple(where[k] for k in range(1, 65))
 
@@ -101,7 +101,7 @@ def main(argv=None):
            f"Machine: {machine}. Command: `python bench/knight_magic.py --jobs {args.jobs} "
            f"--cpsat-limit {args.cpsat_limit:g} --full-limit {args.full_limit:g}` "
            "(the machine is shared with other jobs: times are wall-clock, under load).", "",
-           "Conditions as the document numbers them: 1-4 a tour numbered 1..64 with rows and columns 260 "
+           "Conditions as the puzzle page numbers them: 1-4 a tour numbered 1..64 with rows and columns 260 "
            "(semi-magic), 5 closed, 6 symmetric about the centre (the image of i holds i+32 mod 64), "
            "7 both diagonals 260. A tour is a numbered path; classes are under the board's 8 symmetries and "
            "reversal. Every tour counted here passed `check_magic`, which knows only the definitions.", "",
@@ -121,7 +121,7 @@ def main(argv=None):
                    f"{r.geometry_classes} | {r.diagonal_classes} | {r.nodes:,} | {r.seconds:.1f} |")
     out += ["", f"So conditions 1-7 with the symmetry: **none** (every symmetric tour enumerated, none has "
             f"both diagonals 260; the search with the diagonal sums as constraints proves it directly, see "
-            f"the first table). The document's figure 2 passes conditions 1-6: "
+            f"the first table). The puzzle author's best symmetric tour (his figure 2) passes conditions 1-6: "
             f"{'yes' if not fig_faults else fig_faults[0]}; its diagonals: "
             f"{'; '.join(f for f in fig_diag if 'diagonal' in f) or 'both 260'}; its class is among the "
             f"{len(sym.classes)} found: {'yes' if fig_known else 'NO'}.", "",
@@ -135,7 +135,7 @@ def main(argv=None):
             f"(a unit: the tours with cell 1 in the fundamental region and given first 3 moves); "
             f"{len(full.classes)} classes ({len(full.tours)} tours) found so far, {full.nodes:,} nodes. "
             "The literature's 140 classes (2 240 tours, 63 closed classes) took a distributed search of 136 ranges in 2003 (magictour.free.fr); "
-            "the document's author estimated 5 days for his program. This count is not finished here.", "",
+            "the puzzle's author estimated 5 days for his program. This count is not finished here.", "",
             f"Closed tours with both diagonals 260 without the symmetry (1-5, 7), {args.full_limit:g} s: "
             f"{full7.status} ({full7.covered}). The 2003 enumeration found none; this search did not decide it.",
             ""]

@@ -3,7 +3,7 @@
 Usage: python bench/numbers_count.py [--repeat 3] [--seven LOG] [--eight-samples 300] [--report FILE.md]
 
 Targets (issue 13): the 6x6 count (all directed paths, per start cell, closed tours) under 10 s on
-the 2-core machine (the document's program needed about 30 minutes; a plain C depth-first search
+the 2-core machine (its author's program needed about 30 minutes; a plain C depth-first search
 without symmetry needs 46 s); 7x7 counted and recorded (no published figure); 8x8 attempted, with
 the time it would take. ``--seven LOG`` reads the units of a 7x7 count run with
 ``labyrinth numbers count -n 7 --log LOG`` (every unit done: the totals come from the log alone);

@@ -13,7 +13,9 @@ import pathlib
 __all__ = ["refresh", "source_digest"]
 
 _ROOT = pathlib.Path(__file__).resolve().parent.parent
-_PACKAGES = ("labyrinth/core", "labyrinth/engine", "labyrinth/rules", "oracle", "verify")
+#: every folder holding kernels (a kernel embeds the constants and kernels it reaches in other files)
+_PACKAGES = ("labyrinth/core", "labyrinth/engine", "labyrinth/rules", "labyrinth/puzzles/knight",
+             "labyrinth/puzzles/numbers", "labyrinth/puzzles/toggle", "oracle", "verify")
 
 
 def source_digest(root=_ROOT, packages=_PACKAGES):

@@ -8,6 +8,8 @@ the library raises them and never exits.
 __all__ = [
     "BackendError",
     "BoardSizeError",
+    "CampaignExists",
+    "CampaignInterrupted",
     "EngineError",
     "FormatError",
     "LabyrinthError",
@@ -64,6 +66,31 @@ class TimeLimitError(LabyrinthError):
 
     The CLI reports it with exit status 3 and says how to give more time.
     """
+
+
+class CampaignExists(LabyrinthError):
+    """An audit asked for anew whose settings match a stored campaign: resume that one, or ask for a new one.
+
+    ``campaign`` is the stored campaign's id, ``finished`` whether it ran to the
+    end, ``stored`` and ``units`` how many of its units are stored (0 when unknown).
+    """
+
+    def __init__(self, reason, *, source=None, campaign=None, finished=False, stored=0):
+        self.campaign, self.finished, self.stored = campaign, finished, stored
+        super().__init__(reason, source=source)
+
+
+class CampaignInterrupted(KeyboardInterrupt):
+    """A campaign stopped before its end (Ctrl-C, or a worker process killed); every unit finished is stored.
+
+    Not a :class:`LabyrinthError`: nothing was wrong with the input. ``reason``
+    says what stopped it, ``campaign`` is its id, ``stored`` of ``units`` the
+    units recorded in the store (a resume runs the rest).
+    """
+
+    def __init__(self, reason, *, campaign=None, stored=0, units=0):
+        self.reason, self.campaign, self.stored, self.units = reason, campaign, stored, units
+        super().__init__(reason)
 
 
 class ToggleSizeError(LabyrinthError):

@@ -33,3 +33,22 @@ def check_golden(path, text):
         path.write_text(text, encoding="utf-8")
     assert path.exists(), f"no golden file {path.name}: run with UPDATE_GOLDEN=1 once"
     assert text == path.read_text(encoding="utf-8"), f"{path.name} changed (UPDATE_GOLDEN=1 rewrites it)"
+
+
+def all_help():
+    """The --help text of every command and subcommand of ``labyrinth``, joined."""
+    import argparse
+
+    from labyrinth.cli import _parser
+
+    out = []
+
+    def walk(parser):
+        out.append(parser.format_help())
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    walk(sub)
+
+    walk(_parser())
+    return "\n".join(out)

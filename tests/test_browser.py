@@ -6,7 +6,7 @@ space bar, reloads with Enter, opens a finding of the store, and checks that
 malformed input gets a message on the page. Takes the screenshots
 ``viewer.png`` and ``report.png`` into a temporary folder, so a test run leaves
 the checkout as it was; ``make screenshots`` runs this file with
-``LABYRINTH_SCREENSHOTS=reports`` to refresh the ones the README shows.
+``LABYRINTH_SCREENSHOTS=reports`` to refresh the ones docs/viewer.md shows.
 
 Skips, saying why, only where no browser can be had (no ``playwright``
 package or no Chromium); under CI (``CI`` set) a missing browser fails
@@ -164,11 +164,14 @@ def test_a_finding_of_the_store_opens_in_the_viewer(page, server):
     page.wait_for_selector("#findings-list li[data-id]")
     item = page.locator("#findings-list li[data-id]").first
     text = item.inner_text()
+    assert page.input_value("#rules") == "default"
     item.click()
     state = text.split(": ", 1)[1].split(" ")[0]
     steps = len(state.split(":")[1])
     _at(page, steps)
     assert page.inner_text("#line-text").strip() == state
+    assert page.input_value("#rules") == "universal"  # its campaign's rules, which left the move open
+    assert "current" in (item.get_attribute("class") or "")
     page.keyboard.press("ArrowRight")  # the finding's move: missed-dead, so the state after it is dead
     _at(page, steps + 1, "dead")
 

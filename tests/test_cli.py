@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+from conftest import CORPUS
+
 from labyrinth.cli import main
 
 KEYS = {"state", "n", "steps", "status", "first_dead_step", "first_dead_between", "feasible_moves",
@@ -146,8 +148,12 @@ def test_rules_list_show_and_lint(capsys, tmp_path):
     assert "sizes 7" in shown and " H " in shown + " "
     good = tmp_path / "good.rule"
     good.write_text("name: wall-ahead\nsizes: 9..\ngrid:\n  ? X ?\n  ? x ?\n  ? H ?\n")
-    assert main(["rules", "lint", str(good)]) == 0
+    assert main(["rules", "lint", str(good), "--no-soundness"]) == 0
     assert "wall-ahead: ok" in capsys.readouterr().out
+    assert main(["rules", "lint", str(good)]) == 1  # never step towards a wall: not sound
+    assert "NOT proved sound" in capsys.readouterr().out
+    assert main(["rules", "lint", str(CORPUS.parent.parent / "examples" / "rules" / "pocket.rule")]) == 0
+    assert "sound on every board" in capsys.readouterr().out
     bad = tmp_path / "bad.rule"
     bad.write_text("name: broken\ngrid:\n  ? Z ?\n  ? H ?\n")
     code, out, err = run("rules", "lint", str(bad))
@@ -177,6 +183,7 @@ def test_explain_blames_rules_and_draws_future_lines(capsys, corpus_files):
     assert main(["explain", "--moves", "7:DDDDDDRRRRRUUUUUUL", "--on", "future-lines", "--json"]) == 0
     obj = json.loads(capsys.readouterr().out)
     assert obj["state"] == "7:DDDDDDRRRRRUUUUUUL" and set(obj["moves"]) == {"D", "L"}
+    assert obj["rules"] == "default --on future-lines"  # the rules that decided, switches included
     assert not any(m["open"] for m in obj["moves"].values())
     assert "future-lines" in {b["rule"] for m in obj["moves"].values() for b in m["by"]}
     assert obj["future_dead"] and obj["future_cells"]
@@ -201,8 +208,11 @@ def test_explain_rejects_bad_input(args, needle):
 
 def test_audit_minimize_and_findings_commands(tmp_path, capsys):
     db = str(tmp_path / "f.db")
+    # limits no busy machine reaches: a pattern past --pattern-time-limit (10 s by default) is stored without
+    # one, and a confirmation past --time-limit leaves its finding unconfirmed, which is not what this checks
+    slow = ["--time-limit", "3600", "--pattern-time-limit", "3600"]
     assert main(["audit", "-n", "7", "--rules", "universal", "--walks", "12", "--seed", "1", "--db", db,
-                 "--json"]) == 0
+                 "--json", *slow]) == 0
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     totals = lines[-1]["totals"]
     found = lines[:-1]
@@ -214,7 +224,7 @@ def test_audit_minimize_and_findings_commands(tmp_path, capsys):
     assert main(["findings", "show", str(rows[0]["id"]), "--db", db]) == 0
     out = capsys.readouterr().out
     assert "minimal stuck pattern" in out and "confirmed by: sat" in out
-    assert main(["minimize", "--moves", found[0]["state"] + found[0]["move"], "--json"]) == 0
+    assert main(["minimize", "--moves", found[0]["state"] + found[0]["move"], "--json", "--time-limit", "3600"]) == 0
     obj = json.loads(capsys.readouterr().out)
     assert obj["pattern"]["key"] == found[0]["pattern"]["key"]
 
@@ -225,13 +235,14 @@ def test_audit_resumes_after_sigkill_without_losing_findings(tmp_path):
     import time
 
     db = str(tmp_path / "k.db")
-    args = [sys.executable, "-m", "labyrinth.cli", "audit", "-n", "7", "--rules", "universal", "--walks", "60",
+    walks = 400  # enough units that the kill lands in the middle of the run on a fast machine
+    args = [sys.executable, "-m", "labyrinth.cli", "audit", "-n", "7", "--rules", "universal", "--walks", str(walks),
             "--seed", "2", "--db", db, "--no-progress"]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 300
     units = 0
     while time.time() < deadline and proc.poll() is None:
-        time.sleep(0.5)
+        time.sleep(0.02)
         try:
             with sqlite3.connect(db) as con:
                 units = con.execute("SELECT COUNT(*) FROM units").fetchone()[0]
@@ -244,19 +255,19 @@ def test_audit_resumes_after_sigkill_without_losing_findings(tmp_path):
     with sqlite3.connect(db) as con:
         before = set(con.execute("SELECT state, move FROM findings"))
         done_before = con.execute("SELECT COUNT(*) FROM units").fetchone()[0]
-    assert 0 < done_before < 60
+    assert 0 < done_before < walks
     code, _, err = run(*args[3:], "--resume")
     assert code == 0, err
     with sqlite3.connect(db) as con:
         assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         after = set(con.execute("SELECT state, move FROM findings"))
         assert con.execute("SELECT COUNT(*) FROM campaigns").fetchone()[0] == 1
-        assert con.execute("SELECT COUNT(*) FROM units").fetchone()[0] == 60
+        assert con.execute("SELECT COUNT(*) FROM units").fetchone()[0] == walks
     assert before <= after
     # the same campaign run in one go finds exactly the same
     fresh = str(tmp_path / "fresh.db")
-    code, _, err = run("audit", "-n", "7", "--rules", "universal", "--walks", "60", "--seed", "2", "--db", fresh,
-                       "--no-progress")
+    code, _, err = run("audit", "-n", "7", "--rules", "universal", "--walks", str(walks), "--seed", "2", "--db",
+                       fresh, "--no-progress")
     assert code == 0, err
     with sqlite3.connect(fresh) as con:
         assert set(con.execute("SELECT state, move FROM findings")) == after
@@ -267,10 +278,10 @@ def test_audit_resumes_after_sigkill_without_losing_findings(tmp_path):
     (["audit", "-n", "8", "--walks", "3"], "8"),
     (["audit", "-n", "7"], "--exhaustive or --walks"),
     (["audit", "-n", "7", "--walks", "2", "--rules", "nope"], "nope"),
-    (["audit", "-n", "7", "--exhaustive", "--on", "future-lines"], "compiled"),
     (["minimize", "--moves", "5:RR"], "completion"),
-    (["findings", "list", "--db", "/nonexistent/x.db"], "no findings store"),
+    (["findings", "list", "--db", "{tmp}/missing/x.db"], "no findings store"),
 ])
 def test_verifier_commands_reject_bad_input(args, needle, tmp_path):
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]  # a path in the test's own folder, known not to exist
     code, out, err = run(*args, "--db", str(tmp_path / "x.db")) if args[0] == "audit" else run(*args)
     assert code == 2 and needle in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

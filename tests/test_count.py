@@ -346,16 +346,16 @@ def test_sample_is_reproducible_and_ranked():
 # --- the command line ---------------------------------------------------------------------------------
 def test_cli_count_rank_unrank_sample(capsys, tmp_path):
     assert main(["count", "-n", "7"]) == 0
-    assert capsys.readouterr().out.strip() == str(A001184[7])
+    assert capsys.readouterr().out.strip() == f"7x7: {A001184[7]} corner-to-corner paths"
     assert main(["count", "-n", "5", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["paths"] == A001184[5]
 
     state = walkthrough_unrank(7, 1234)
     prefix = state.prefix(20)
     assert main(["count", "--moves", prefix.compact()]) == 0
-    assert capsys.readouterr().out.split() == [prefix.compact(), str(count_completions(prefix))]
+    assert capsys.readouterr().out.split() == [prefix.compact() + ":", str(count_completions(prefix)), "completions"]
     assert main(["rank", "--moves", state.compact()]) == 0
-    assert capsys.readouterr().out.split() == [state.compact(), "1234"]
+    assert capsys.readouterr().out.split()[:4] == [state.compact() + ":", "walkthrough", "number", "1234"]
     assert main(["rank", "--moves", prefix.compact(), "--json"]) == 0
     obj = json.loads(capsys.readouterr().out)
     assert obj["rank"] == walkthrough_rank(prefix) and obj["complete"] is False and obj["file"] is None
@@ -367,7 +367,8 @@ def test_cli_count_rank_unrank_sample(capsys, tmp_path):
 
     path = min(CORPUS.glob("9_*.txt"))
     assert main(["rank", str(path)]) == 0
-    assert capsys.readouterr().out.split() == [str(path), str(walkthrough_rank(load_trace(path).state))]
+    assert capsys.readouterr().out.split()[:4] == [str(path) + ":", "walkthrough", "number",
+                                                   str(walkthrough_rank(load_trace(path).state))]
     assert main(["rank", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["file"] == str(path)
 
@@ -382,8 +383,9 @@ def test_cli_count_of_one_file_prints_like_a_folder(capsys, tmp_path):
     single = capsys.readouterr().out
     assert main(["count", str(folder)]) == 0
     assert capsys.readouterr().out == single
-    label, value = single.split()
-    assert label == str(path) and int(value) == count_completions(load_trace(path).state)
+    label, value, noun = single.split()  # labelled: a newcomer reads what the number is
+    assert label == f"{path}:" and int(value) == count_completions(load_trace(path).state)
+    assert noun == ("completion" if int(value) == 1 else "completions")
 
 
 def test_cli_count_without_arguments_names_n(capsys):

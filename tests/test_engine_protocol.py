@@ -305,14 +305,14 @@ def test_the_c_and_js_engines_walk_and_blame_alike(c_engine, oracle):
         assert c.name == "corners-c-wrong" and js.name == "corners-js-wrong"
 
 
-def test_regress_between_two_engines_names_the_wrong_rule(c_engine):
+def test_regress_between_two_engines_names_the_wrong_rule(c_engine, tmp_path):
     proc = _cli("regress", "--base-engine", c_engine, "--head-engine", f"{c_engine} --wrong", "-n", "5,7",
-                "--walks", "10", "--seed", "1", "--json", "--db", "/nonexistent/none.db")
+                "--walks", "10", "--seed", "1", "--json", "--db", str(tmp_path / "missing" / "none.db"))
     assert proc.returncode == 1, proc.stderr[-2000:]
     report = json.loads(proc.stdout)
     assert report["regressed"] and "wall-ahead" in report["blamed"]
     mixed = _cli("regress", "--base", "universal", "--head-engine", f"{c_engine} --wrong", "-n", "7",
-                 "--walks", "5", "--json", "--db", "/nonexistent/none.db")
+                 "--walks", "5", "--json", "--db", str(tmp_path / "missing" / "none.db"))
     assert mixed.returncode == 1 and "wall-ahead" in json.loads(mixed.stdout)["blamed"]
 
 
@@ -461,7 +461,7 @@ def test_a_campaign_an_engine_stopped_keeps_its_units_and_resumes(fake, tmp_path
 
 
 def test_a_bad_engine_command_is_one_line_before_any_work(tmp_path):
-    proc = _cli("audit", "-n", "5", "--engine", "/no/such/engine --fast", "--walks", "2",
+    proc = _cli("audit", "-n", "5", "--engine", f"{tmp_path}/no/such/engine --fast", "--walks", "2",
                 "--db", str(tmp_path / "x.db"))
     assert proc.returncode == 2 and "cannot start" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "x.db").exists() or _rows(tmp_path / "x.db") == []

@@ -2,7 +2,7 @@
 
 The one heavy test (about 30-60 s on one core) is the essential one: every
 centrally symmetric semi-magic tour enumerated, pinned to the literature's 17
-classes (16 figures) and the document's figure 2.
+classes (16 figures) and the puzzle author's best symmetric tour (his figure 2).
 """
 
 import pytest
@@ -28,7 +28,7 @@ from labyrinth.puzzles.knight.magic import (
     orbit,
 )
 
-#: the document's figure 2 (rows from the top): semi-magic, symmetric about the centre, diagonals 264 and 256
+#: the puzzle author's best symmetric tour (his figure 2, rows from the top): semi-magic, symmetric, diagonals 264, 256
 FIGURE_2 = [[43, 46, 1, 24, 41, 20, 63, 22], [2, 25, 42, 45, 64, 23, 40, 19], [47, 44, 27, 4, 17, 38, 21, 62],
             [26, 3, 48, 37, 28, 61, 18, 39], [7, 50, 29, 60, 5, 16, 35, 58], [30, 53, 6, 49, 36, 59, 12, 15],
             [51, 8, 55, 32, 13, 10, 57, 34], [54, 31, 52, 9, 56, 33, 14, 11]]

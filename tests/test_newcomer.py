@@ -36,7 +36,8 @@ def small_db(tmp_path_factory):
     """A store with findings and patterns: 30 walks of the universal rules on 7x7 (they miss dead moves)."""
     db = tmp_path_factory.mktemp("store") / "small.db"
     with Store(db) as store:
-        run_campaign(store, n=7, rules_args=("universal", (), ()), walks=30, seed=3, time_limit=30)
+        run_campaign(store, n=7, rules_args=("universal", (), ()), walks=30, seed=3, time_limit=3600,
+                     pattern_time_limit=3600)  # every pattern found, however busy the machine
     return db
 
 
@@ -314,3 +315,72 @@ def test_mining_reports_progress_to_the_end():
     assert calls[-1] == (mined.dead, mined.dead)
     steps = [d for d, t in calls[1:]]
     assert steps == sorted(steps)
+
+
+# --- 15. every file a command writes is named on the terminal --------------------------------------------
+WRITERS = [
+    ["draw", "--moves", "7:RRDDDL", "--no-oracle", "-o", "{out}.svg"],
+    ["numbers", "draw", "numbers:7@1,1:E,S,W", "-o", "{out}.svg"],
+    ["numbers", "walk", "-n", "7", "--start", "1,1", "--audit", "--svg", "{out}.svg"],
+    ["knight", "draw", "knight:5@1,1:ESE,ENE", "--svg", "{out}.svg"],
+    ["knight", "tour", "-n", "5", "--start", "1,1", "--svg", "{out}.svg"],
+    ["knight", "count", "-n", "5", "--svg", "{out}.svg"],
+    ["toggle", "solve", "--random", "-n", "5", "--seed", "1", "-o", "{out}.txt"],
+    ["toggle", "draw", "--random", "-n", "5", "--seed", "1", "-o", "{out}.svg"],
+    ["rules", "mine", "-n", "5", "--rules", "universal", "-o", "{out}.rule"],
+]
+
+
+@pytest.mark.parametrize("args", WRITERS, ids=lambda a: " ".join(a[:2]))
+def test_a_command_names_every_file_it_writes(args, tmp_path, capsys):
+    args = [a.replace("{out}", str(tmp_path / "out")) for a in args]
+    written = args[-1]
+    assert main(args) == 0
+    out, err = capsys.readouterr()
+    assert Path(written).exists()
+    assert f"wrote {written}" in out + err  # on stderr, or as the answer of a command that only draws
+
+
+def test_exit_statuses_are_what_the_help_says(tmp_path, capsys):
+    """The help documents the statuses once; an audit with findings is 0, an unsound rule in lint is 1."""
+    help_text = " ".join(_run(["--help"]).stdout.split())
+    assert "an audit's findings are its results: 0 too" in help_text and "rules lint" in help_text
+    assert main(["audit", "-n", "7", "--rules", "universal", "--walks", "30", "--seed", "3", "--no-patterns",
+                 "--db", str(tmp_path / "e.db"), "--no-progress"]) == 0
+    assert "missed-dead         1" in capsys.readouterr().out  # a finding, and still 0
+    assert main(["rules", "lint", str(ROOT / "examples" / "rules" / "wall-ahead.rule")]) == 1
+
+
+# --- 16. typos: the command's own help, the nearest option, no silent abbreviations ---------------------
+@pytest.mark.parametrize("args, says", [
+    (["walk", "-n", "5", "--sed", "1"], "labyrinth walk: error: unrecognized arguments: --sed 1; did you mean --seed? "
+                                        "(see labyrinth walk --help)"),
+    (["walk", "-n", "5", "--se", "1"], "did you mean --seed?"),  # an abbreviation is a typo, never a guess
+    (["audit", "-n", "5", "--walks", "2", "--jbos", "2"], "did you mean --jobs? (see labyrinth audit --help)"),
+    (["toggle", "solve", "--rando", "-n", "5"], "did you mean --random? (see labyrinth toggle solve --help)"),
+    (["wlak", "-n", "5"], "no command 'wlak'; did you mean 'walk'?"),
+    (["explain", "7:RRDD"], "give --moves 7:RRDD"),
+    (["check", "9:RRDDL"], "give --moves 9:RRDDL"),
+])
+def test_a_typo_is_one_line_naming_the_fix(args, says, capsys):
+    try:
+        code = main(args)
+    except SystemExit as stop:
+        code = stop.code
+    err = capsys.readouterr().err
+    assert code == 2 and says in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_the_parsers_never_abbreviate():
+    import argparse
+
+    from labyrinth.cli import _parser
+
+    def parsers(p):
+        yield p
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    yield from parsers(sub)
+
+    assert all(not p.allow_abbrev for p in parsers(_parser()))

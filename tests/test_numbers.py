@@ -71,7 +71,7 @@ def test_start_orbits_partition_the_board():
     orbits = start_orbits(g)
     cells = sorted(c for _, orbit in orbits for c in orbit)
     assert cells == list(range(g.size))
-    assert len(orbits) == 15  # the document's "only 15 cells of 100 need to be handled separately"
+    assert len(orbits) == 15  # its author's "only 15 cells of 100 need to be handled separately"
 
 
 def test_warnsdorff_opens_only_fewest_onward_moves():
@@ -177,7 +177,7 @@ def test_cli_solve_proves_no_solution(capsys):
     (["numbers", "walk", "-n", "5", "--all-starts", "--svg", "x.svg"], "--svg"),
     (["numbers", "draw", "numbers:5@1,1:E,E", "-o", "x.svg"], "PATH"),
     (["numbers", "draw", "nosuch:5@1,1:E", "-o", "x.svg"], "PATH"),
-    (["numbers", "draw", "numbers:5@1,1:E", "-o", "/nonexistent/x.svg"], "/nonexistent"),
+    (["numbers", "draw", "numbers:5@1,1:E", "-o", "missing/x.svg"], "missing/x.svg"),  # in the test's folder
 ])
 def test_cli_bad_input_is_one_line(capsys, tmp_path, monkeypatch, argv, needle):
     monkeypatch.chdir(tmp_path)

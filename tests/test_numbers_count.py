@@ -225,10 +225,11 @@ def test_cli_closed_only(capsys):
     (["-n", "9", "--allow-large"], "64-bit"),
     (["-n", "5", "--jobs", "0"], "expected an integer"),
     (["-n", "5", "--time-limit", "-1"], "seconds"),
-    (["-n", "5", "--svg", "/no/such/folder/x.svg"], "no such folder"),
+    (["-n", "5", "--svg", "{tmp}/no/such/folder/x.svg"], "no such folder"),
     (["-n", "5", "--closed-only", "--svg", "x.svg"], "--closed-only"),
 ])
-def test_cli_bad_input_is_one_line_exit_2(args, message, capsys):
+def test_cli_bad_input_is_one_line_exit_2(args, message, capsys, tmp_path):
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]  # a folder in the test's own, known not to exist
     code, out, err = call(["numbers", "count", *args], capsys)
     assert code == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1
 

@@ -37,7 +37,7 @@ def server(tmp_path_factory):
     srv.server_close()
 
 
-def _request(server, path, body=None, timeout=60):
+def _request(server, path, body=None, timeout=300):
     """``(status, JSON answer)`` of a GET, or of a POST when ``body`` is given (an object or raw bytes)."""
     data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
     req = urllib.request.Request(server.url.rstrip("/") + path, data=data)
@@ -208,7 +208,7 @@ def test_a_slow_view_does_not_block_other_clients(server, capfd, monkeypatch):
     def held(state, *args, **kwargs):
         if state.compact() == slow_state:
             started.set()
-            release.wait(30)
+            release.wait(300)
         return real(state, *args, **kwargs)
 
     monkeypatch.setattr(viewer_module, "describe", held)
@@ -217,15 +217,15 @@ def test_a_slow_view_does_not_block_other_clients(server, capfd, monkeypatch):
         target=lambda: finished.append(("slow", _request(server, f"/api/view?state={slow_state}")[0])))
     slow.start()
     try:
-        assert started.wait(30)
-        assert _request(server, "/api/view?state=7:RRDDL", timeout=20)[0] == 200  # needs an oracle of its own
-        assert _request(server, "/api/load", {"text": "7:RRDDLD"}, timeout=20)[0] == 200
-        assert _request(server, "/api/meta", timeout=20)[0] == 200
+        assert started.wait(300)  # generous waits: a busy machine is slow, never wrong
+        assert _request(server, "/api/view?state=7:RRDDL", timeout=300)[0] == 200  # needs an oracle of its own
+        assert _request(server, "/api/load", {"text": "7:RRDDLD"}, timeout=300)[0] == 200
+        assert _request(server, "/api/meta", timeout=300)[0] == 200
         finished.append(("fast", 200))
         assert slow.is_alive() and not release.is_set()  # the fast ones finished while the slow one waited
     finally:
         release.set()
-        slow.join(60)
+        slow.join(300)
     assert finished == [("fast", 200), ("slow", 200)]
     _no_traceback(capfd)
 
@@ -233,11 +233,12 @@ def test_a_slow_view_does_not_block_other_clients(server, capfd, monkeypatch):
 def test_meta_answers_while_the_biggest_board_searches_its_pattern(server, capfd, monkeypatch):
     """A real heavy request (49x49, dead, minimal pattern search): /api/meta finishes before it does."""
     heavy_state, real = "49:RRRRDDLLLLDDRRR", viewer_module.stuck_pattern
-    searching = threading.Event()
+    searching, answered = threading.Event(), threading.Event()
 
     def search(dead, **kwargs):
         searching.set()
-        return real(dead, **kwargs)
+        answered.wait(300)  # the search goes on only once /api/meta is answered (or never is: then it fails)
+        return real(dead, **{**kwargs, "time_limit": 600})  # however busy the machine, the pattern is found
 
     monkeypatch.setattr(viewer_module, "stuck_pattern", search)
     finished = []
@@ -249,11 +250,13 @@ def test_meta_answers_while_the_biggest_board_searches_its_pattern(server, capfd
     t = threading.Thread(target=heavy)
     t.start()
     try:
-        assert searching.wait(60)
-        code, _ = _request(server, "/api/meta")
+        assert searching.wait(300)
+        code, _ = _request(server, "/api/meta", timeout=300)
         finished.append(("meta", code))
+        answered.set()
     finally:
-        t.join(120)
+        answered.set()
+        t.join(900)
     assert finished == [("meta", 200), ("heavy", 200, "dead", True)]
     _no_traceback(capfd)
 

@@ -1,4 +1,4 @@
-"""Toggle squares, the document's algorithms: as described, linear, and audited against the exact minimum."""
+"""Toggle squares, the note's algorithms: as described, linear, and audited against the exact minimum."""
 
 import numpy as np
 import pytest
@@ -22,7 +22,7 @@ VARIANTS = [("one-way", "text"), ("two-way", "text"), ("two-way", "proof"), ("th
 
 
 def reference(cells, algorithm, reading="text"):
-    """The algorithms transcribed again from toggle-squares.txt in plain Python: the presses and the final board."""
+    """The algorithms transcribed again from the toggle-squares note in plain Python: the presses and the final board."""
     n = cells.shape[0]
     b = cells.copy()
     presses = []
@@ -60,7 +60,7 @@ def cells_of(seed, n, density=0.5):
 
 @settings(max_examples=120, deadline=None)
 @given(st.integers(1, 20), st.integers(0, 2**32 - 1), st.sampled_from(VARIANTS))
-def test_runs_match_a_second_transcription_of_the_document(n, seed, variant):
+def test_runs_match_a_second_transcription_of_the_note(n, seed, variant):
     algorithm, reading = variant
     cells = cells_of(seed, n)
     r = run(Board.from_cells(cells), algorithm, reading=reading)
@@ -71,7 +71,7 @@ def test_runs_match_a_second_transcription_of_the_document(n, seed, variant):
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(2, 16), st.integers(0, 2**32 - 1), st.sampled_from(VARIANTS))
-def test_every_press_answers_a_filled_cell_where_the_document_says(n, seed, variant):
+def test_every_press_answers_a_filled_cell_where_the_note_says(n, seed, variant):
     algorithm, reading = variant
     r = run(Board.from_cells(cells_of(seed, n)), algorithm, reading=reading)
     boards = r.boards()
@@ -158,7 +158,7 @@ def test_on_solvable_3k_plus_2_states_every_algorithm_is_the_one_way(n):
             assert run(state, algorithm).presses[:, :2].tolist() == presses
 
 
-def test_claims_name_the_document_theorems():
+def test_claims_name_the_note_theorems():
     assert claim("one-way", 5).startswith("Theorem 3") and claim("one-way", 6) is None
     assert claim("two-way", 6).startswith("Theorem 4") and claim("two-way", 7) is None
     assert claim("three-k-plus-one", 7).startswith("Theorem 5") and claim("three-k-plus-one", 5) is None
@@ -201,7 +201,7 @@ def test_sampled_audit_reports_non_minimal_runs_with_a_checked_minimum():
 
 
 def test_one_way_is_not_minimal_on_5x5():
-    """The document's closing remark (one-way needs the fewest presses on 3k+2 boards) fails on 5x5."""
+    """The note's closing remark (one-way needs the fewest presses on 3k+2 boards) fails on 5x5."""
     report = audit("one-way", [5], exhaustive_max_n=4, states=200, seed=5)
     s = report.sizes[0]
     assert s.failed == 0 and s.minimal < s.cleared

@@ -140,8 +140,8 @@ def test_algorithm_run_lists_its_presses(board_file, capsys):
 
 def test_algorithm_draws_its_run(board_file, tmp_path, capsys):
     svg = tmp_path / "run.svg"
-    code, out, _ = call(["toggle", "algorithm", "one-way", board_file("01\n01\n"), "-o", str(svg)], capsys)
-    assert code == 0 and svg.read_text().startswith("<?xml") and f"the run: {svg}" in out
+    code, out, err = call(["toggle", "algorithm", "one-way", board_file("01\n01\n"), "-o", str(svg)], capsys)
+    assert code == 0 and svg.read_text().startswith("<?xml") and f"labyrinth: wrote {svg}" in err
 
 
 def test_audit_json_and_pictures(tmp_path, capsys):
@@ -160,7 +160,7 @@ def test_audit_text_names_the_smallest_counterexamples(capsys):
                          "--exhaustive-max-n", "4", "--states", "100"], capsys)
     assert code == 0
     assert "it never fails on the sizes audited" in out
-    assert "smallest board where it is not minimal (inside the document's claim): 5x5" in out
+    assert "smallest board where it is not minimal (inside the note's claim): 5x5" in out
 
 
 def test_theorems_json(capsys):

@@ -1,4 +1,4 @@
-"""Toggle squares, the document's claims checked by computation; the README's theorem table is computed, not typed."""
+"""Toggle squares, the note's claims checked by computation; the theorem table of docs/toggle.md is computed, not typed."""
 
 import re
 from fractions import Fraction
@@ -10,7 +10,7 @@ import pytest
 from labyrinth.puzzles.toggle import Board, check_theorems, gf2, run
 from labyrinth.puzzles.toggle import _kernels as K
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "toggle.md"
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +59,7 @@ def test_band_rank_of_any_set_of_presses_equals_dense_elimination(n):
         assert K.band_rank(n, include) == gf2.dense_rank(m[:, include])
 
 
-def test_claims_hold_except_where_the_document_is_wrong(theorems):
+def test_claims_hold_except_where_the_note_is_wrong(theorems):
     by_key = {c.key: c for c in theorems.claims}
     failing = {k for k, c in by_key.items() if not c.holds}
     assert failing == {"theorem-4", "one-way-minimal"}
@@ -77,17 +77,17 @@ def test_claims_hold_except_where_the_document_is_wrong(theorems):
     assert by_key["lemma-1"].sizes == list(range(1, 31))
 
 
-def _readme_table():
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("## Toggle squares"):]
+def _page_table():
+    text = PAGE.read_text(encoding="utf-8")
+    section = text[text.index("## The theorems"):]
     rows = re.findall(r"^\| (\d+) \| (3k(?:\+[12])?) \| (\d+) \| ([01]) \| (\d+) \| (\d+) \| 2\^(\d+) \|$", section,
                       flags=re.MULTILINE)
     return [tuple(int(v) if v.isdigit() else v for v in r) for r in rows]
 
 
-def test_readme_theorem_table_is_what_the_computation_gives(theorems):
-    table = _readme_table()
-    assert len(table) >= 20, "the README's toggle-squares theorem table is missing"
+def test_the_pages_theorem_table_is_what_the_computation_gives(theorems):
+    table = _page_table()
+    assert len(table) >= 20, "docs/toggle.md's theorem table is missing"
     computed = {r.n: (r.n, r.form, r.rank1, r.det1, r.rank2, r.nullity2, r.rank2) for r in theorems.rows}
     for row in table:
         assert row == computed[row[0]]

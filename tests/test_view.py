@@ -173,9 +173,10 @@ def test_draw_writes_svg_and_png(tmp_path, capsys):
     (["draw", "--moves", "8:RR"], "odd"),
     (["draw", "--moves", "7:RR", "--step", "5"], "--step"),
     (["draw"], "exactly one"),
-    (["report", "--db", "/nonexistent/x.db"], "no findings store"),
+    (["report", "--db", "{tmp}/missing/x.db"], "no findings store"),
 ])
-def test_bad_input_is_one_line_and_exit_2(argv, token, capsys):
+def test_bad_input_is_one_line_and_exit_2(argv, token, capsys, tmp_path):
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]  # a path in the test's own folder, known not to exist
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and err.startswith("labyrinth: ") and token in err
@@ -189,8 +190,10 @@ def store_db(tmp_path_factory):
 
     db = tmp_path_factory.mktemp("store") / "view.db"
     with Store(db) as store:
-        run_campaign(store, n=7, rules_args=("universal", (), ()), walks=40, seed=1, time_limit=30)
-        run_campaign(store, n=9, rules_args=("universal", (), ()), walks=10, seed=1, time_limit=30)
+        run_campaign(store, n=7, rules_args=("universal", (), ()), walks=40, seed=1, time_limit=3600,
+                     pattern_time_limit=3600)  # every pattern found, however busy the machine
+        run_campaign(store, n=9, rules_args=("universal", (), ()), walks=10, seed=1, time_limit=3600,
+                     pattern_time_limit=3600)
     return db
 
 
@@ -281,6 +284,7 @@ def test_server_opens_a_finding_of_the_store(server):
     code, opened = _get(server, f"/api/finding?id={f['id']}")
     assert code == 200 and opened["line"] == f["state"] + f["move"]
     assert opened["step"] == len(f["state"].split(":")[1]) and opened["kind"] == f["kind"]
+    assert opened["campaign_rules"] == opened["rule_set"] == "universal"  # seen under the rules that missed it
 
 
 @pytest.mark.parametrize("path, body, words", [

@@ -6,6 +6,7 @@ campaign share them), calling ``finish(result)`` in this process for each.
 """
 
 import concurrent.futures
+import contextlib
 import ctypes
 import multiprocessing
 import os
@@ -17,7 +18,7 @@ import time
 from labyrinth.errors import LabyrinthError
 from verify._claims import drive
 
-__all__ = ["die_with_parent", "run_local", "run_ray", "run_serial"]
+__all__ = ["die_with_parent", "run_local", "run_ray", "run_serial", "stop_between_units"]
 
 #: seconds between a local worker's looks at its parent (where the kernel does not end it with its parent)
 PARENT_POLL_SECONDS = 1.0
@@ -49,7 +50,71 @@ def _watch_parent(parent):
 
 def _worker_init(parent, init, init_args):
     die_with_parent(parent)
+    try:
+        os.setpgid(0, 0)  # a Ctrl-C on the terminal reaches the run, which stops its workers itself
+    except OSError:
+        pass
     init(*init_args)
+
+
+@contextlib.contextmanager
+def stop_between_units(on_first=None):
+    """Ctrl-C stops a run between units, never inside a SAT solver; pressed again, it stops at once.
+
+    Yields ``check()``, which raises :class:`KeyboardInterrupt` once Ctrl-C was
+    pressed: call it when a unit is stored. The first Ctrl-C only calls
+    ``on_first()`` (to say so). While this is on, python-sat does not catch
+    SIGINT itself: asked from the main thread it would jump out of CaDiCaL on
+    Ctrl-C and leave the solver broken ("cadical: fatal error: ... solver in
+    invalid state"). Every solver call of a campaign is bounded, so the second
+    Ctrl-C is seen within moments, between two calls. Off the main thread, or
+    where SIGINT is ignored (a background job), nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield lambda: None
+        return
+    asked = []
+
+    def handler(signum, frame):
+        asked.append(signum)
+        if len(asked) > 1:
+            raise KeyboardInterrupt
+        if on_first is not None:
+            on_first()
+
+    def check():
+        if asked:
+            raise KeyboardInterrupt
+
+    solvers = sys.modules.get("pysat.solvers") or _import_pysat()
+    main_thread = getattr(solvers, "MainThread", None)
+    signal.signal(signal.SIGINT, handler)
+    if main_thread is not None:
+        solvers.MainThread = _NotMainThread
+    try:
+        yield check
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if main_thread is not None:
+            solvers.MainThread = main_thread
+
+
+class _NotMainThread:
+    """Tells python-sat to leave SIGINT to Python (see :func:`stop_between_units`)."""
+
+    @staticmethod
+    def check():
+        return False
+
+
+def _import_pysat():
+    try:
+        import pysat.solvers
+
+        return pysat.solvers
+    except ImportError:
+        return None
 
 
 def run_serial(claims, ensure_init, finish):
@@ -73,9 +138,23 @@ def run_local(claims, init, init_args, jobs, finish):
 
         try:
             drive(claims, lambda task: pool.submit(task[0], *task[1]), wait_some, 2 * jobs, finish)
+        except KeyboardInterrupt:
+            _stop_workers(pool)  # Ctrl-C: the units running now are given up (a resume runs them)
+            raise
+        except concurrent.futures.process.BrokenProcessPool:
+            _stop_workers(pool)
+            raise KeyboardInterrupt("a worker process was killed") from None
         except BaseException:
             pool.shutdown(wait=True, cancel_futures=True)  # a unit failed: start no more (the running ones end)
             raise
+
+
+def _stop_workers(pool):
+    """End a pool's workers now (SIGKILL: they hold no store; the driver alone writes it)."""
+    for proc in list(getattr(pool, "_processes", {}).values()):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            proc.kill()
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _unreachable(address, timeout=5.0):

@@ -39,10 +39,8 @@ import time
 
 from labyrinth.engine import State
 from labyrinth.errors import LabyrinthError
-from verify._claims import Claims
-from verify._executors import run_local, run_ray, run_serial
+from verify._run import Run, Workers
 from verify.audit import (
-    COUNTERS,
     MISSED_DEAD,
     WRONG_FORCE,
     AuditTotals,
@@ -340,7 +338,8 @@ def check_split(n, split):
 
 def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, split=None, jobs=1,
                  executor="local", address=None, oracle="auto", time_limit=60.0, patterns="auto",
-                 pattern_time_limit=PATTERN_SECONDS, resume=False, progress=None, engine_timeout=None):
+                 pattern_time_limit=PATTERN_SECONDS, resume=False, progress=None, engine_timeout=None,
+                 refuse_same=False, on_stop=None):
     """Run an audit campaign into ``store``; returns ``(campaign id, totals, findings reported)``.
 
     Parameters
@@ -366,6 +365,13 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
     engine_timeout : float, optional
         Seconds per request of an external engine (``rules_args`` named
         ``engine:COMMAND``; every worker starts its own engine).
+    refuse_same : bool
+        Without ``resume``, refuse (:class:`~labyrinth.errors.CampaignExists`)
+        when the store holds a campaign with these settings, instead of starting another.
+    on_stop : callable, optional
+        Called on the first Ctrl-C: the run then stops when the unit running
+        now is stored (a second Ctrl-C stops at once); either way it raises
+        :class:`~labyrinth.errors.CampaignInterrupted`, naming the units stored.
     """
     from labyrinth.rules import get_rule_set
     from oracle import get_oracle
@@ -385,7 +391,7 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
     if oracle != "auto":  # (campaigns of the default oracle keep the parameters they had before the choice)
         params["oracle"] = oracle
     campaign = store.start_campaign(kind, params, seed=seed, rules=name, fingerprint=rules_fingerprint(rules),
-                                    code_version=code_version(), resume=resume)
+                                    code_version=code_version(), resume=resume, refuse_same=refuse_same)
     if exhaustive:
         units, top = _split(n, rules, split)
         tasks = [(_tree_unit, (n, u), f"tree {u or '-'}") for u in units]
@@ -397,7 +403,7 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
         tasks = [(_walk_unit, (n, seed, i), f"walk {i}") for i in range(walks)]
     init_args = ((name, tuple(off), tuple(on)), time_limit, (patterns, pattern_time_limit), oracle, engine_timeout)
     try:
-        with _Run(store, campaign, tasks, progress, extra=["top"] if exhaustive else []) as run:
+        with Run(store, campaign, tasks, progress, _WORKERS, extra=["top"] if exhaustive else [], on_stop=on_stop) as run:
             run.execute(init_args, jobs=jobs, executor=executor, address=address)
             if exhaustive and run.take("top"):  # every unit is recorded now, by this run or another
                 unit_good = {u[5:].replace("-", ""): t.get("walkthroughs", 0) > 0
@@ -416,13 +422,15 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
         for r in (rules, _CTX.get("rules")):
             if hasattr(r, "close"):  # an external engine started here (not in a worker): shut it down
                 r.close()
-    store.finish_campaign(campaign, _totals_to_json(run.totals))
+    store.finish_campaign(campaign, run.totals.to_json())
     return campaign, run.totals, run.reported
 
 
 def run_trace_campaign(store, files, *, jobs=1, executor="local", address=None, oracle="auto", time_limit=60.0,
-                       patterns="auto", pattern_time_limit=PATTERN_SECONDS, resume=False, progress=None):
-    """Audit research files (:mod:`verify.trace`) into ``store``: one unit per file.
+                       patterns="auto", pattern_time_limit=PATTERN_SECONDS, resume=False, progress=None,
+                       refuse_same=False, on_stop=None):
+    """Audit research files (:mod:`verify.trace`) into ``store``: one unit per file (``refuse_same``, ``on_stop``:
+    as for :func:`run_campaign`).
 
     Returns ``(campaign id, totals, findings reported, summaries)`` where
     ``summaries`` holds every file's :class:`verify.trace.TraceSummary` as a dict
@@ -441,108 +449,16 @@ def run_trace_campaign(store, files, *, jobs=1, executor="local", address=None, 
     if oracle != "auto":
         params["oracle"] = oracle
     campaign = store.start_campaign("trace", params, rules="research-program", code_version=code_version(),
-                                    resume=resume)
+                                    resume=resume, refuse_same=refuse_same)
     tasks = [(_trace_unit, (f,), f"file {f}") for f in files]
-    with _Run(store, campaign, tasks, progress) as run:
+    with Run(store, campaign, tasks, progress, _WORKERS, on_stop=on_stop) as run:
         run.execute((("none", (), ()), time_limit, (patterns, pattern_time_limit), oracle, None), jobs=jobs,
                     executor=executor, address=address)
-    store.finish_campaign(campaign, _totals_to_json(run.totals))
+    store.finish_campaign(campaign, run.totals.to_json())
     summaries = [t["trace"] for u, t in sorted(store.done_units(campaign).items()) if "trace" in t]
     return campaign, run.totals, run.reported, summaries
 
 
-class _Run:
-    """A campaign's units: which are done, running the rest, and committing each as it finishes.
-
-    ``totals.seconds`` is the campaign's wall time over all its runs (a
-    resumed run adds its own time to what the store holds);
-    ``totals.work_seconds`` the time spent inside units, summed over workers.
-    A unit another run records meanwhile counts in the totals as if it had
-    been done before this run started. A context manager: leaving gives back
-    the claims of units not recorded.
-    """
-
-    def __init__(self, store, campaign, tasks, progress, extra=()):
-        self.store, self.campaign, self.tasks, self.progress = store, campaign, tasks, progress
-        self.done = store.done_units(campaign)
-        self.todo = [t for t in tasks if t[2] not in self.done]
-        self.units = len(tasks) + len(extra)  # extra: units run by the caller afterwards (the top of a tree)
-        self.totals = AuditTotals()
-        for t in self.done.values():
-            self._add(t)
-        self.prior = store.elapsed(campaign)
-        if self.prior is None:  # a store written before wall time was kept: the units' own time
-            self.prior = self.totals.work_seconds
-        self.totals.seconds = self.prior
-        self.reported = []
-        self.claims = Claims(store, campaign, self.todo, self._recorded_elsewhere)
-        self.t0 = time.perf_counter()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.claims.close()
-
-    def _add(self, unit_json):
-        unit = _totals_from_json(unit_json)
-        unit.work_seconds = unit.work_seconds or unit.seconds
-        self.totals.add(unit)
-
-    def _recorded_elsewhere(self, unit, unit_json):
-        """A unit another run recorded while this one ran: its totals count here too."""
-        if unit not in self.done:
-            self.done[unit] = unit_json
-            self._add(unit_json)
-            self.totals.seconds = self.prior + time.perf_counter() - self.t0
-            if self.progress is not None:
-                self.progress(len(self.done), self.units, self.totals)
-
-    def take(self, unit):
-        """Claim a unit the caller runs itself (the top of a tree): False when it is, or gets, recorded elsewhere."""
-        if unit in self.done:
-            return False
-        self.claims.queue.append((None, None, unit))
-        return self.claims.wait_take() is not None
-
-    def finish(self, result):
-        unit, findings, unit_totals, extra = result
-        unit_totals.work_seconds = unit_totals.seconds
-        elapsed = self.prior + time.perf_counter() - self.t0
-        self.store.record_unit(self.campaign, unit, findings, _totals_to_json(unit_totals) | extra, elapsed=elapsed,
-                               owner=self.claims.owner)
-        self.done[unit] = _totals_to_json(unit_totals)
-        self.totals.add(unit_totals)
-        self.totals.seconds = elapsed
-        self.reported.extend(findings)
-        if self.progress is not None:
-            self.progress(len(self.done), self.units, self.totals)
-
-    def execute(self, init_args, *, jobs=1, executor="local", address=None):
-        if executor == "ray":
-            run_ray(self.claims, _ray_task, init_args, jobs, address, self.finish)
-        elif executor != "local":
-            raise LabyrinthError("unknown executor (local or ray)", token=executor)
-        elif jobs <= 1 or len(self.todo) <= 1:
-            run_serial(self.claims, lambda: _CTX.get("args") == init_args or _init(*init_args), self.finish)
-        else:
-            run_local(self.claims, _init, init_args, jobs, self.finish)
-        self.totals.seconds = self.prior + time.perf_counter() - self.t0
-        self.store.set_elapsed(self.campaign, self.totals.seconds)
-
-
-def _totals_to_json(t):
-    return t.to_json()
-
-
-def _totals_from_json(obj):
-    import collections
-
-    t = AuditTotals()
-    for k, v in obj.items():
-        if k in COUNTERS:
-            setattr(t, k, collections.Counter(v))
-        elif hasattr(t, k):
-            setattr(t, k, v)
-    return t
-
+#: how a run sets up the process running its units: a new worker, this process, a Ray task
+_WORKERS = Workers(init=_init, ensure=lambda init_args: _CTX.get("args") == init_args or _init(*init_args),
+                   ray_task=_ray_task)

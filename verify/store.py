@@ -25,7 +25,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from labyrinth.errors import LabyrinthError
+from labyrinth.errors import CampaignExists, LabyrinthError
 from verify._claims import CLAIM_TIMEOUT, owner_alive
 
 __all__ = ["Store", "StoreError"]
@@ -140,16 +140,26 @@ class Store:
 
     # --- campaigns ------------------------------------------------------------------
     def start_campaign(self, kind, params, *, seed=None, rules=None, fingerprint=None, code_version=None,
-                       resume=False):
-        """A campaign id: the last unfinished one with the same parameters when ``resume``, else a new one."""
+                       resume=False, refuse_same=False):
+        """A campaign id: the last one with the same parameters when ``resume``, else a new one.
+
+        With ``refuse_same`` (and no ``resume``), a campaign with the same parameters
+        already stored is a :class:`~labyrinth.errors.CampaignExists` instead of a second copy.
+        """
         text = json.dumps(params, sort_keys=True)
         self.db.execute("BEGIN IMMEDIATE")  # two resumes started at once find (or make) the same campaign
         try:
             row = None
-            if resume:
+            if resume or refuse_same:
                 row = self.db.execute(
-                    "SELECT id FROM campaigns WHERE kind = ? AND params = ? AND fingerprint IS ? "
+                    "SELECT id, finished FROM campaigns WHERE kind = ? AND params = ? AND fingerprint IS ? "
                     "ORDER BY id DESC LIMIT 1", (kind, text, fingerprint)).fetchone()
+            if row is not None and not resume:
+                stored = self.db.execute("SELECT COUNT(*) FROM units WHERE campaign = ?", (row["id"],)).fetchone()[0]
+                raise CampaignExists(f"campaign {row['id']} has these settings "
+                                     f"({'finished' if row['finished'] else f'unfinished, {stored} units stored'})",
+                                     source=self.path, campaign=row["id"], finished=bool(row["finished"]),
+                                     stored=stored)
             if row is None:
                 campaign = self.db.execute(
                     "INSERT INTO campaigns (kind, params, seed, rules, fingerprint, code_version, started) "

@@ -4,13 +4,16 @@ Each subcommand family lives in its own module with a ``register(sub)`` function
 """
 
 import argparse
+import difflib
 import os
+import re
 import sys
 
 from labyrinth.cli import (
     _check,
     _count,
     _engine,
+    _findings,
     _knight,
     _numbers,
     _regress,
@@ -19,39 +22,47 @@ from labyrinth.cli import (
     _verify,
     _view,
     _walks,
+    _warmup,
 )
-from labyrinth.cli._common import EXIT_BAD_INPUT, EXIT_UNKNOWN, note
+from labyrinth.cli._common import EXIT_BAD_INPUT, EXIT_UNKNOWN, nearest_option, note
 from labyrinth.errors import LabyrinthError, TimeLimitError
 
 __all__ = ["main"]
 
-_FAMILIES = (_check, _walks, _count, _rules, _verify, _regress, _engine, _view, _toggle, _numbers, _knight)
+_FAMILIES = (_check, _walks, _count, _rules, _verify, _findings, _regress, _engine, _view, _toggle, _numbers, _knight, _warmup)
 
 _DESCRIPTION = """\
 The one-way labyrinth: a line through every cell of an n x n board (n odd) from
 (1,1) to (n,n). This tool decides positions exactly (the oracle), runs rule-based
 walkers, and audits rule sets against the oracle, shrinking every finding to a
-minimal counterexample.
+minimal counterexample. The same oracle also solves toggle squares, the number
+puzzle and (magic) knight's tours.
 
 States are written N:MOVES (board size, colon, U/D/L/R moves from (1,1)), or given
-as the research program's path files (data/corpus/FORMAT.md)."""
+as the research program's path files (data/corpus/FORMAT.md). docs/ has a page per
+puzzle, the notation and a reference of every command (docs/cli.md)."""
 
 _EPILOG = """\
 first steps:
-  labyrinth check data/corpus/2023_0821.txt      decide a saved position
+  labyrinth check --moves 7:RRDD                  decide a state: alive, its feasible moves, a witness
   labyrinth walk -n 21 --seed 1                   one random walk under the default rules
   labyrinth audit -n 7 --exhaustive --jobs 2      check the default rules on every 7x7 walk
   labyrinth findings list                         what the audits found
+  labyrinth warmup                                compile every kernel now (make demo does it)
   labyrinth COMMAND --help                        the options of one command
 
-exit status: 0 done, 1 a finding or regression (audit, regress), 2 bad input,
-3 a time limit ran out (the answer is unknown, never a guess)."""
+exit status: 0 done (an audit's findings are its results: 0 too), 1 a regression
+(regress) or a rule not proved sound (rules lint), 2 bad input, 3 a time limit ran
+out (the answer is unknown, never a guess), 130 interrupted (Ctrl-C)."""
 
 
 def main(argv=None):
     """Run one ``labyrinth`` subcommand and return its exit status."""
+    from labyrinth import warmup
+
     parser = _parser()
     args = parser.parse_args(argv)
+    token = warmup.begin(_command_key(args), _compiling if _is_terminal(sys.stderr) else None)
     try:
         status = args.run(args)
         sys.stdout.flush()  # inside the try: a closed pipe is noticed here, not at exit
@@ -65,9 +76,29 @@ def main(argv=None):
     except LabyrinthError as err:
         note(f"labyrinth: {err}")
         return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        note("labyrinth: interrupted")
+    except KeyboardInterrupt as stop:  # Ctrl-C; an audit says what it stored and how to go on
+        note(f"labyrinth: {stop}" if str(stop) else "labyrinth: interrupted")
         return 130
+    finally:
+        warmup.end(token)
+
+
+def _command_key(args):
+    """The subcommand, as the compile-time record names it (``walk _walk``, ``numbers _solve``...)."""
+    return f"{args.command} {getattr(args.run, '__qualname__', '?')}"
+
+
+def _compiling(seconds):
+    """Said on a terminal when a command has to compile a kernel (none after ``labyrinth warmup``)."""
+    note(f"labyrinth: compiling kernels, once: ~{max(1, round(seconds))} s (later runs load them from the cache; "
+         "'labyrinth warmup' compiles every kernel ahead)")
+
+
+def _is_terminal(stream):
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _closed_pipe():
@@ -85,11 +116,43 @@ def _closed_pipe():
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line (``labyrinth check: error: ...``), exit status 2."""
+    """An argument parser whose errors are one line (``labyrinth check: error: ...``), exit status 2.
+
+    Options are never abbreviated (``--se 1`` is an error, not ``--seed 1``); an
+    unknown option is reported by the subcommand it was given to, with the
+    nearest option it has and a pointer to that subcommand's help.
+    """
+
+    def __init__(self, *args, **kwargs):
+        kwargs["allow_abbrev"] = False
+        super().__init__(*args, **kwargs)
 
     def error(self, message):
+        word = re.match(r"argument COMMAND: invalid choice: '([^']*)'", message)
+        if word:
+            choices = self._subparsers._group_actions[0].choices if self._subparsers else {}
+            close = difflib.get_close_matches(word.group(1), list(choices), n=1)
+            message = f"no command {word.group(1)!r}" + (f"; did you mean {close[0]!r}?" if close else "")
         note(f"{self.prog}: error: {message} (see {self.prog} --help)")
         raise SystemExit(EXIT_BAD_INPUT)
+
+    def parse_args(self, args=None, namespace=None):
+        args, extras = self.parse_known_args(args, namespace)
+        if extras:
+            chosen = _chosen(self, args)
+            hint = nearest_option(chosen, extras[0])
+            chosen.error(f"unrecognized arguments: {' '.join(extras)}" + (f"; did you mean {hint}?" if hint else ""))
+        return args
+
+
+def _chosen(parser, args):
+    """The (sub)parser of the subcommand ``args`` ran: ``labyrinth toggle solve``'s, not ``labyrinth``'s."""
+    while True:
+        action = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+        name = getattr(args, action.dest, None) if action is not None else None
+        if name not in getattr(action, "choices", {}):
+            return parser
+        parser = action.choices[name]
 
 
 def _parser():

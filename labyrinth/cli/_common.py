@@ -4,6 +4,7 @@ import argparse
 import json
 import os
 import stat
+import re
 import sys
 from pathlib import Path
 
@@ -14,7 +15,14 @@ EXIT_OK, EXIT_FINDING, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 
 
 class FamilyParser(argparse.ArgumentParser):
-    """A puzzle family's subcommand parser: argument errors as one line (``labyrinth: numbers solve: ...``), exit 2."""
+    """A puzzle family's subcommand parser: argument errors as one line (``labyrinth: numbers solve: ...``), exit 2.
+
+    Options are never abbreviated (``--se`` is not ``--seed``): a typo is an error that names the nearest option.
+    """
+
+    def __init__(self, *args, **kwargs):
+        kwargs["allow_abbrev"] = False
+        super().__init__(*args, **kwargs)
 
     def error(self, message):
         _one_line(self, message)
@@ -22,8 +30,20 @@ class FamilyParser(argparse.ArgumentParser):
 
 def _one_line(parser, message):
     prog = parser.prog.split(" ", 1)[-1] if " " in parser.prog else parser.prog
-    print(f"labyrinth: {prog}: {message}", file=sys.stderr)
+    print(f"labyrinth: {prog}: {message} (see {parser.prog} --help)", file=sys.stderr)
     sys.exit(EXIT_BAD_INPUT)
+
+
+def nearest_option(parser, word):
+    """The option of ``parser`` nearest to the mistyped ``word`` (``--sed`` -> ``--seed``), or ``None``."""
+    import difflib
+
+    if not word.startswith("-"):
+        return None
+    flag = word.split("=", 1)[0]
+    options = [o for a in parser._actions for o in a.option_strings if o.startswith("--") or flag[1:2] != "-"]
+    close = difflib.get_close_matches(flag, options, n=1, cutoff=0.6)
+    return close[0] if close else None
 
 
 def family_subparsers(family, dest):
@@ -33,8 +53,8 @@ def family_subparsers(family, dest):
 
 
 RULES_HELP = ("rule set: default (universal rules + size-specific patterns), fast (the same, local area analysis), "
-              "universal, none, oracle (the perfect walker), or a .rule file (universal rules + its patterns); "
-              "default: %(default)s")
+              "universal, strong (sound rules only: universal + two-matching + closure), none, oracle (the perfect "
+              "walker), or a .rule file (universal rules + its patterns); default: %(default)s")
 
 
 ENGINE_HELP = ("an external rule engine's command line (docs/engine-protocol.md), e.g. \"node "
@@ -47,7 +67,8 @@ def rules_args(p):
     p.add_argument("--rules", default="default", help=RULES_HELP)
     p.add_argument("--off", default="", metavar="RULE[,RULE...]", help="switch these rules off")
     p.add_argument("--on", default="", metavar="RULE[,RULE...]",
-                   help="switch these optional rules on (future-lines)")
+                   help="switch these optional rules on (future-lines, two-matching, closure, window:R with R "
+                        "from 1 to 5)")
     p.add_argument("--engine", metavar="CMD", help=ENGINE_HELP)
     p.add_argument("--engine-timeout", type=seconds, default=ENGINE_TIMEOUT, metavar="SECONDS",
                    help="seconds an external engine may take per request (default %(default)g); past it the "
@@ -79,6 +100,13 @@ def rule_set(args):
     if hasattr(rules, "start"):
         rules.start()
     return rules
+
+
+def rules_label(rules, args):
+    """The rule set as the options chose it: ``default --on future-lines``, ``universal --off count-area``."""
+    off = [r for r in getattr(args, "off", "").split(",") if r]
+    on = [r for r in getattr(args, "on", "").split(",") if r]
+    return rules.name + "".join(f" --off {r}" for r in off) + "".join(f" --on {r}" for r in on)
 
 
 def board_sizes(text, command=None, allow_large=False):
@@ -143,12 +171,24 @@ def writable_output(path):
     return p
 
 
-def write_text(path, text):
-    """Write ``text`` to ``path``; a one-line error if the system refuses."""
+def write_text(path, text, what=None):
+    """Write ``text`` to ``path`` and say so on stderr (``what``: what it holds); a one-line error if refused."""
+    write_bytes(path, text.encode("utf-8"), what)
+
+
+def write_bytes(path, data, what=None, say=True):
+    """Write ``data`` to ``path`` and say so on stderr (unless ``say`` is False: the command's answer says it)."""
     try:
-        Path(path).write_text(text, encoding="utf-8")
+        Path(path).write_bytes(data)
     except OSError as err:
         raise LabyrinthError(f"cannot write: {err.strerror or err}", source=path) from None
+    if say:
+        wrote(path, what)
+
+
+def wrote(path, what=None):
+    """One line on stderr: every file a command writes is named (stdout stays the command's answer)."""
+    note(f"labyrinth: wrote {path}" + (f" ({what})" if what else ""))
 
 
 def must_exist(path):
@@ -181,6 +221,10 @@ def sized_file(path, command, allow_large=False):
     """Load a research path file (notes printed), then check its size against ``command``'s policy."""
     from labyrinth.cli._limits import check_size
     from labyrinth.engine.formats import load_trace
+
+    text = str(path).strip()
+    if re.fullmatch(r"[0-9]+:[UDLRudlr]*", text) and not Path(path).exists():
+        raise LabyrinthError(f"no such file; for a state in N:MOVES notation give --moves {text}", source=text)
 
     state = load_noting(load_trace, path)
     check_size(state.n, command, allow_large, source=str(path))

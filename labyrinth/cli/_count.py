@@ -62,11 +62,15 @@ def _states(args, command, also=""):
     return states
 
 
-def _print_rows(rows, value):
-    """One line per state, ``label  value``, whether one state or a folder of them was given."""
-    width = max(len(r["label"]) for r in rows)
+def _print_rows(rows, say):
+    """One line per state, ``label: what it is``, whether one state or a folder of them was given."""
+    width = max(len(r["label"]) for r in rows) + 1
     for r in rows:
-        print(f"{r['label']:<{width}}  {r[value]}")
+        print(f"{r['label'] + ':':<{width}}  {say(r)}")
+
+
+def _completions(row):
+    return f"{row['completions']} completion{'' if row['completions'] == 1 else 's'}"
 
 
 def _json_row(row):
@@ -86,7 +90,7 @@ def _count(args):
         if args.json:
             emit({"n": board.n, "paths": total, "seconds": round(time.perf_counter() - t0, 3)})
         else:
-            print(total)
+            print(f"{board.n}x{board.n}: {total} corner-to-corner paths")
         return EXIT_OK
     counter = CompletionCounter()
     rows = []
@@ -95,7 +99,7 @@ def _count(args):
         if args.json:
             emit(_json_row(rows[-1]))
     if not args.json:
-        _print_rows(rows, "completions")
+        _print_rows(rows, _completions)
     return EXIT_OK
 
 
@@ -112,7 +116,7 @@ def _rank(args):
         if args.json:
             emit(_json_row(rows[-1]))
     if not args.json:
-        _print_rows(rows, "rank")
+        _print_rows(rows, lambda r: f"walkthrough number {r['rank']} (keep-left order; {_completions(r)})")
     return EXIT_OK
 
 

@@ -1,4 +1,4 @@
-"""``labyrinth knight tour | walk | count | draw | magic``: the knight's tour on the oracle (``knight-magic-tour.md``).
+"""``labyrinth knight tour | walk | count | draw | magic``: the knight's tour on the oracle (``docs/knight.md``).
 
 The subcommands are the path puzzles' own (:mod:`labyrinth.cli._puzzle`,
 :mod:`labyrinth.cli._puzzle_count`), with the knight's words; pictures show

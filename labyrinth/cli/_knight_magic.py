@@ -1,4 +1,4 @@
-"""``labyrinth knight magic``: magic knight's tours on 8x8 (``knight-magic-tour.md``), found, enumerated or disproved.
+"""``labyrinth knight magic``: magic knight's tours on 8x8 (``docs/knight.md``), found, enumerated or disproved.
 
 The knight family adds this subcommand with :func:`register_magic`; the work
 is :func:`labyrinth.puzzles.knight.magic.find_magic` and ``enumerate_magic``.
@@ -22,7 +22,7 @@ def register_magic(knight_sub):
     p = knight_sub.add_parser(
         "magic", help="magic knight's tours on 8x8: rows and columns 260 (semi-magic), closed, symmetric, "
                       "diagonals; find one, enumerate all, or prove there is none",
-        description="Magic knight's tours on 8x8 (knight-magic-tour.md): a tour numbered 1..64 whose rows and "
+        description="Magic knight's tours on 8x8 (docs/knight.md): a tour numbered 1..64 whose rows and "
                     "columns all sum to 260 (conditions 1-4), with --closed 64 a knight's move from 1 (5), "
                     "--symmetric the cell opposite through the centre holding the number plus 32 (6; implies "
                     "closed), --diagonals both diagonals 260 as well (7). Finds one tour, or with --all every "

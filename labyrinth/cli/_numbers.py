@@ -1,4 +1,4 @@
-"""``labyrinth numbers solve | walk | draw | count``: the number puzzle on the oracle (``number-puzzle.md``).
+"""``labyrinth numbers solve | walk | draw | count``: the number puzzle on the oracle (``docs/numbers.md``).
 
 The subcommands are the path puzzles' own (:mod:`labyrinth.cli._puzzle`), with the number puzzle's words.
 """
@@ -8,7 +8,7 @@ from labyrinth.cli._puzzle import LIST_LIMIT, PuzzleSpec, add_draw, add_solve, a
 
 __all__ = ["DOCUMENT", "LIST_LIMIT", "SPEC", "register"]
 
-DOCUMENT = "number-puzzle.md"
+DOCUMENT = "docs/numbers.md"
 
 
 def _numbers_puzzle(n, closed):

@@ -16,7 +16,6 @@ from labyrinth.cli._common import (
     EXIT_OK,
     advance,
     emit,
-    note,
     progress_bar,
     writable_output,
     write_text,
@@ -122,8 +121,6 @@ def _count(args, spec):
         emit(result.to_json() | {"jobs": args.jobs, "executor": args.executor})
     else:
         print(_text(result, args, spec))
-    if svg is not None:
-        note(f"labyrinth: wrote {svg}")
     return EXIT_OK
 
 

@@ -35,7 +35,8 @@ def register(sub):
     regress.add_argument("--walks", type=positive_int(10 ** 9), default=100, metavar="K", help="seeded walks per size and set")
     regress.add_argument("--seed", type=seed, default=0)
     regress.add_argument("--db", type=file_name, default="labyrinth.db", metavar="FILE",
-                         help="also audit the states of the findings in this store, if it exists")
+                         help="also audit the states of the findings in this store (default ./labyrinth.db, read "
+                              "when it exists; the output says which store and how many states)")
     regress.add_argument("--backend", default="auto", metavar="ORACLE",
                          help="the oracle: auto (default), search, sat or cpsat")
     regress.add_argument("--time-limit", type=seconds, default=60.0, metavar="SECONDS", help="per oracle query")
@@ -76,8 +77,9 @@ def _regress(args):
     head, head_label = _side(args, "head")
     stored = []
     if Path(args.db).exists():
-        with Store(args.db, create=False) as store:
-            stored = sorted({r["state"] for r in store.findings()})
+        with Store(args.db, create=False) as store:  # the labyrinth's states on these sizes (not other puzzles')
+            stored = sorted({r["state"] for r in store.findings()
+                             if r["state"].split(":", 1)[0].isdigit() and int(r["state"].split(":", 1)[0]) in sizes})
     bar = progress_bar(None, unit="walk", disable=args.no_progress or args.json)
 
     def progress(done, total):
@@ -95,10 +97,11 @@ def _regress(args):
     report.base, report.head = base_label, head_label
     status = EXIT_FINDING if report.regressed else EXIT_OK
     if args.json:
-        emit(report.to_json())
+        emit(report.to_json() | {"db": args.db if Path(args.db).exists() else None, "stored_states": len(stored)})
         return status
     print(f"regress: base {base_label}; head {head_label}; sizes {args.n}; {args.walks} walks per size, "
-          f"seed {args.seed}; {report.states} states audited under both ({len(stored)} from {args.db})")
+          f"seed {args.seed}; {report.states} states audited under both")
+    print(f"stored findings: {_stored_line(args, stored)}")
     d = report.diff
     for what, key in (("only in the base", "only_base"), ("only in the head", "only_head"),
                       ("changed", "changed")):
@@ -126,3 +129,12 @@ def _regress(args):
     else:
         print("no regression: the head adds no over-pruned or missed-dead finding")
     return status
+
+
+def _stored_line(args, stored):
+    """Which findings store regress read (by default ./labyrinth.db, which a user may not know is read)."""
+    default = args.db == "labyrinth.db"
+    where = f"./{args.db} (the default --db)" if default else args.db
+    if not Path(args.db).exists():
+        return f"none: no store at {where}; only the walks' states"
+    return f"the {len(stored)} states of its findings on these sizes, from {where}, audited too"

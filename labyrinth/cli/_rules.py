@@ -1,9 +1,11 @@
 """``labyrinth explain | rules``: one state's blame, and reading, linting and mining rules."""
 
+import argparse
 import sys
 from pathlib import Path
 
 from labyrinth.cli._common import (
+    EXIT_FINDING,
     EXIT_OK,
     RULES_HELP,
     advance,
@@ -12,6 +14,7 @@ from labyrinth.cli._common import (
     progress_bar,
     rule_set,
     rules_args,
+    rules_label,
     sized_file,
     sized_state,
     writable_output,
@@ -41,12 +44,16 @@ def register(sub):
     rules_args(rshow)
     rshow.set_defaults(run=_rules_show)
     rlint = rsub.add_parser("lint", help="check rule files: syntax (one line per rule, or the first error) and "
-                                         "soundness on every board")
+                                         "soundness on every board (exit 1 when a rule is not proved sound)",
+                            description="Check each rule's syntax, then whether it is sound on every board. Exit "
+                                        "status 0 when every rule is proved sound (or with --no-soundness, when "
+                                        "the syntax is right), 1 when some rule is not proved sound, 2 for a file "
+                                        "that does not parse.")
     rlint.add_argument("files", nargs="+", metavar="FILE")
     rlint.add_argument("--no-soundness", action="store_true",
                        help="check the syntax only (by default each rule's window is also checked for soundness "
                             "on every board, by SAT in the open plane)")
-    rlint.add_argument("--strict", action="store_true", help="exit status 1 when a rule is not proved sound")
+    rlint.add_argument("--strict", action="store_true", help=argparse.SUPPRESS)  # the default now
     rlint.add_argument("--time-limit", type=seconds, default=30.0, metavar="SECONDS", help="per soundness query")
     rlint.set_defaults(run=_rules_lint)
     rmine = rsub.add_parser("mine", help="mine sound pattern rules from the stuck cases of an exhaustive run")
@@ -100,13 +107,13 @@ def _explain(args):
                  for m in state.open_moves()}
     xy = state.board.xy
     if args.json:
-        emit({"state": state.compact(), "rules": rules.name, "moves": moves,
+        emit({"state": state.compact(), "rules": rules_label(rules, args), "moves": moves,
                "future_lines": [[xy(c) for c in piece] for piece in lines.pieces],
                "future_dead": lines.dead, "future_cells": [xy(c) for c in lines.cells]})
         return EXIT_OK
     marks = {c: "+" for piece in lines.pieces for c in piece if not state.taken[c]}
     print(draw(state, marks))
-    print(f"rules: {rules.name}   ('+' marks future lines: forced pieces of line)")
+    print(f"rules: {rules_label(rules, args)}   ('+' marks future lines: forced pieces of line)")
     for m, info in moves.items():
         if info["open"]:
             print(f"  {m}: open")
@@ -215,7 +222,7 @@ def _rules_lint(args):
                     line += (f"; NOT proved sound: after the {moves} move a way on exists in the open plane "
                              f"(sound at most on its sizes: 'labyrinth audit --rules {path}' checks it)")
             print(line)
-    return 1 if args.strict and unproved else EXIT_OK
+    return EXIT_FINDING if unproved else EXIT_OK
 
 
 def _rules_mine(args):

@@ -1,4 +1,4 @@
-"""``labyrinth toggle solve | algorithm | theorems | draw``: the toggle-squares puzzle, its exact oracle and the document's algorithms."""
+"""``labyrinth toggle solve | algorithm | theorems | draw``: the toggle-squares puzzle, its exact oracle and the note's algorithms (docs/toggle.md)."""
 
 import argparse
 import math
@@ -6,13 +6,13 @@ import sys
 from pathlib import Path
 
 from labyrinth.cli._common import (
-    EXIT_BAD_INPUT,
     EXIT_OK,
     EXIT_UNKNOWN,
     emit,
     family_subparsers,
     progress_bar,
     writable_output,
+    write_bytes,
 )
 from labyrinth.cli._limits import file_name
 from labyrinth.errors import LabyrinthError
@@ -28,12 +28,12 @@ THEOREMS_LIMIT = 1000
 RUN_MINIMUM_MAX_N = 35
 #: --time-limit at most a day
 TIME_LIMIT_MAX = 86_400
-DOCUMENT = "toggle-squares.txt"
+DOCUMENT = "docs/toggle.md"
 
 
 def register(sub):
     """Add ``toggle`` and its subcommands to the ``labyrinth`` parser."""
-    toggle = sub.add_parser("toggle", help=f"toggle squares ({DOCUMENT}): solve exactly, audit the document's "
+    toggle = sub.add_parser("toggle", help=f"toggle squares ({DOCUMENT}): solve exactly, audit the note's "
                                            "algorithms, check its theorems, draw")
     tsub = family_subparsers(toggle, "toggle_command")
 
@@ -53,7 +53,7 @@ def register(sub):
     solve.add_argument("--json", action="store_true", help="one JSON object")
     solve.set_defaults(run=_solve)
 
-    algo = tsub.add_parser("algorithm", help="run one of the document's algorithms, or --audit it against the "
+    algo = tsub.add_parser("algorithm", help="run one of the note's algorithms, or --audit it against the "
                                              "exact minimum")
     algo.add_argument("algorithm", choices=("one-way", "two-way", "three-k-plus-one"),
                       help="one-way (Theorem 3), two-way (Theorem 4), three-k-plus-one (Theorem 5)")
@@ -78,7 +78,7 @@ def register(sub):
     algo.add_argument("--json", action="store_true", help="one JSON object")
     algo.set_defaults(run=_algorithm)
 
-    th = tsub.add_parser("theorems", help="the document's claims checked by computation for every n up to N")
+    th = tsub.add_parser("theorems", help="the note's claims checked by computation for every n up to N")
     th.add_argument("--max-n", type=_theorem_size, default=60, metavar="N",
                     help=f"every n from 1 to N (default 60, at most {THEOREMS_LIMIT}; ~3 s for 200, ~15 s for 400, "
                          "minutes for 1000)")
@@ -228,11 +228,8 @@ def _make_folder(path):
         raise LabyrinthError(f"cannot make the folder: {err.strerror or err}", source=path) from None
 
 
-def _write(path, data):
-    try:
-        Path(path).write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
-    except OSError as err:
-        raise LabyrinthError(f"cannot write: {err.strerror or err}", source=path) from None
+def _write(path, data, say=True):
+    write_bytes(path, data if isinstance(data, bytes) else data.encode("utf-8"), say=say)
 
 
 def _load_state(args, command, goal="off", allow_line=False):
@@ -330,9 +327,7 @@ def _solve(args):
             print(f"solutions: 2^{sol.solutions_log2}" + (" (this one is unique)" if sol.solutions_log2 == 0 else ""))
             if listed:
                 print("\n".join(_rows(sol.presses)))
-            elif args.output:
-                print(f"the presses: {args.output}")
-            else:
+            elif not args.output:
                 print(f"(a {shape} press grid is written with -o FILE)")
     if sol.minimum == "unknown":
         bound = "" if sol.lower_bound is None else f", at least {sol.lower_bound} proven"
@@ -441,15 +436,13 @@ def _algorithm(args):
     if minimum is not None:
         verdict += f"; the proven minimum is {minimum}"
     print(f"{label}: {args.algorithm}{reading} on {n}x{n}, {_cells(state.count())} on: {verdict}")
-    print(f"the document's claim for {n}x{n}: {said or 'none'}")
+    print(f"the note's claim for {n}x{n}: {said or 'none'}")
     if n <= PRINT_LIMIT:
         for t, (pr, pc, tr, tc, phase) in enumerate(r.press_positions(), 1):
             print(f"{t:>4}. press ({pr},{pc}) for filled ({tr},{tc})  [{phase}]")
         if not r.cleared:
             print("left on:")
             print("\n".join(_rows(r.final)))
-    if args.output:
-        print(f"the run: {args.output}")
     return EXIT_OK
 
 
@@ -550,9 +543,9 @@ def _print_audit(report, pictures):
             print(f"\nit never {never} on the sizes audited")
             continue
         if inside is None:
-            print(f"\nit never {verb} inside the document's claim")
+            print(f"\nit never {verb} inside the note's claim")
         else:
-            _print_example(inside, verb, "inside the document's claim", pictures)
+            _print_example(inside, verb, "inside the note's claim", pictures)
         if anywhere is not inside:
             _print_example(anywhere, verb, "anywhere", pictures)
 
@@ -669,8 +662,8 @@ def _draw(args):
             print(f"labyrinth: toggle draw: the minimum is unknown after {args.time_limit:g} s: "
                   "give more time with --time-limit SECONDS", file=sys.stderr)
     if args.output and args.output != "-":
-        _write(args.output, data)
-        print(f"{args.output}: {summary}")
+        _write(args.output, data, say=False)
+        print(f"wrote {args.output}: {summary}")
     else:
         if isinstance(data, bytes):
             sys.stdout.buffer.write(data)

@@ -1,5 +1,6 @@
-"""``labyrinth audit | minimize | findings``: the verifier and its findings store."""
+"""``labyrinth audit | minimize``: the verifier, into its findings store."""
 
+import contextlib
 import sys
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from labyrinth.cli._common import (
     progress_bar,
     rule_set,
     rules_args,
+    rules_label,
     sized_file,
     sized_state,
     writable_output,
@@ -29,7 +31,7 @@ from labyrinth.cli._limits import (
     seed,
     size_args,
 )
-from labyrinth.errors import LabyrinthError, TimeLimitError
+from labyrinth.errors import CampaignExists, CampaignInterrupted, LabyrinthError, TimeLimitError
 from labyrinth.rules import natural_key
 from verify.audit import CLASSES
 from verify.campaign import PATTERN_SECONDS, PATTERNS_ALL_UP_TO
@@ -40,8 +42,9 @@ def register(sub):
     """Add this module's subcommands to the ``labyrinth`` parser."""
     audit = sub.add_parser("audit", help="audit a rule set against the oracle: over-pruned, missed dead, wrong force",
                            description="Run the walker under a rule set and ask the oracle about every free move at "
-                                       "every step. Exit status 0, or 3 when some query ran out of time (unknown "
-                                       "findings).")
+                                       "every step. Findings are the audit's results, not a failure: exit status 0, "
+                                       "or 3 when some query ran out of time (unknown findings), 130 when "
+                                       "interrupted (Ctrl-C: the units finished are stored; --resume continues).")
     audit.add_argument("-n", type=positive_int(MAX_N), help="board size (odd, >= 3)")
     rules_args(audit)
     how = audit.add_mutually_exclusive_group()
@@ -63,7 +66,10 @@ def register(sub):
                        help="findings store (default ./labyrinth.db)")
     audit.add_argument("--resume", action="store_true",
                        help="continue the last campaign with these parameters (runs resuming it at once share its "
-                            "units)")
+                            "units; a finished one prints its totals again)")
+    audit.add_argument("--new", action="store_true",
+                       help="start a new campaign even when the store holds one with these parameters (without "
+                            "--resume or --new, that is refused)")
     audit.add_argument("--split", type=positive_int(10 ** 6), metavar="D",
                        help="exhaustive: cut the tree into subtrees at D moves")
     audit.add_argument("--time-limit", type=seconds, default=60.0, metavar="SECONDS",
@@ -99,23 +105,6 @@ def register(sub):
     size_args(minimize, "minimize")
     minimize.set_defaults(run=_minimize)
 
-    findings = sub.add_parser("findings", help="read the findings store")
-    fsub = findings.add_subparsers(dest="findings_command", required=True)
-    flist = fsub.add_parser("list", help="findings, one per line (or campaigns / patterns)")
-    flist.add_argument("what", nargs="?", default="findings", choices=["findings", "campaigns", "patterns"])
-    flist.add_argument("--db", type=file_name, default="labyrinth.db", metavar="FILE")
-    flist.add_argument("--kind", metavar="KIND", help=f"only findings of this class: {', '.join(CLASSES)}")
-    flist.add_argument("--campaign", type=positive_int(2 ** 62))
-    flist.add_argument("--by", choices=["class", "none"], default="class",
-                       help="group missed-dead findings by the class of argument that refutes them and the rule "
-                            "family meant to catch it (default), or 'none': one flat list")
-    flist.add_argument("--json", action="store_true")
-    flist.set_defaults(run=_findings_list)
-    fshow = fsub.add_parser("show", help="one finding in full, with its pattern drawn")
-    fshow.add_argument("id", type=positive_int(2 ** 62))
-    fshow.add_argument("--db", type=file_name, default="labyrinth.db", metavar="FILE")
-    fshow.add_argument("--json", action="store_true")
-    fshow.set_defaults(run=_findings_show)
 
 
 def _patterns(args):
@@ -172,27 +161,47 @@ def _audit(args):
     from verify.campaign import run_campaign
     from verify.store import Store
 
-    with Store(args.db) as store:
-        try:
-            campaign, totals, findings = run_campaign(
-                store, n=args.n, rules_args=(args.rules, off, on), walks=args.walks, seed=args.seed,
-                exhaustive=args.exhaustive, split=args.split, jobs=args.jobs, executor=args.executor,
-                address=args.address, oracle=oracle, time_limit=args.time_limit, patterns=patterns,
-                pattern_time_limit=args.pattern_time_limit, resume=args.resume, progress=progress,
-                engine_timeout=args.engine_timeout)
-        finally:
-            for bar in bars:
-                bar.close()
+    with Store(args.db) as store, _campaign_errors(args, bars):
+        campaign, totals, findings = run_campaign(
+            store, n=args.n, rules_args=(args.rules, off, on), walks=args.walks, seed=args.seed,
+            exhaustive=args.exhaustive, split=args.split, jobs=args.jobs, executor=args.executor,
+            address=args.address, oracle=oracle, time_limit=args.time_limit, patterns=patterns,
+            pattern_time_limit=args.pattern_time_limit, resume=args.resume, progress=progress,
+            engine_timeout=args.engine_timeout, refuse_same=not args.new, on_stop=_stopping)
+        distinct = len({f["pattern"] for f in store.findings(campaign=campaign) if f["pattern"] is not None})
     if args.json:
         for f in findings:
             emit(f.to_json())
-        emit({"campaign": campaign, "rules": rules.name, "totals": totals.to_json()})
+        emit({"campaign": campaign, "rules": rules_label(rules, args), "totals": totals.to_json()})
     else:
         what = "exhaustive" if args.exhaustive else f"{args.walks} walks, seed {args.seed}"
-        print(f"campaign {campaign} in {args.db}: {args.n}x{args.n}, rules {rules.name}, {what}"
+        print(f"campaign {campaign} in {args.db}: {args.n}x{args.n}, rules {rules_label(rules, args)}, {what}"
               + (f", oracle {oracle}" if oracle != "auto" else ""))
-        _print_totals(totals)
+        _print_totals(totals, distinct=distinct)
     return EXIT_UNKNOWN if totals.findings.get("unknown", 0) else EXIT_OK
+
+
+def _stopping():
+    note("labyrinth: stopping when the unit running now is stored (Ctrl-C again to stop at once)")
+
+
+@contextlib.contextmanager
+def _campaign_errors(args, bars):
+    """Close the bars; say how to go on after an interruption, or when the campaign already exists."""
+    try:
+        yield
+    except CampaignInterrupted as stop:
+        for bar in bars:
+            bar.close()
+        why = "" if stop.reason == "interrupted" else f" ({stop.reason})"
+        raise KeyboardInterrupt(f"interrupted{why}; {stop.stored} of {stop.units} units stored in {args.db}; "
+                                "continue with the same command and --resume") from None
+    except CampaignExists as err:
+        raise LabyrinthError(f"{err.reason}: add --resume to continue it (or to print its totals again), or --new "
+                             "to start another", source=err.source) from None
+    finally:
+        for bar in bars:
+            bar.close()
 
 
 def _audit_progress(args):
@@ -211,7 +220,7 @@ def _audit_progress(args):
     return progress, bars
 
 
-def _print_totals(totals, trace=False):
+def _print_totals(totals, trace=False, distinct=None):
 
     outcomes = f"walkthroughs {totals.walkthroughs}, stuck {totals.stuck}"
     if trace:
@@ -223,7 +232,8 @@ def _print_totals(totals, trace=False):
     for k in CLASSES:
         print(f"{k:<12} {totals.findings.get(k, 0):>8}")
     if totals.patterns or totals.patterns_missing:
-        print(f"minimal stuck patterns: {totals.patterns}"
+        print(f"minimal stuck patterns: {totals.patterns} findings have one"
+              + (f", {distinct} distinct ('labyrinth findings list patterns')" if distinct is not None else "")
               + (f"; {totals.patterns_missing} ran out of --pattern-time-limit (stored without one: "
                  "'labyrinth minimize --finding ID' adds it)" if totals.patterns_missing else ""))
     if totals.unconfirmed:
@@ -276,15 +286,12 @@ def _audit_traces(args, patterns, oracle):
             files.append(str(path))
     progress, bars = _audit_progress(args)
     if files:
-        with Store(args.db) as store:
-            try:
-                campaign, totals, findings, summaries = run_trace_campaign(
-                    store, files, jobs=args.jobs, executor=args.executor, address=args.address, oracle=oracle,
-                    time_limit=args.time_limit, patterns=patterns, pattern_time_limit=args.pattern_time_limit,
-                    resume=args.resume, progress=progress)
-            finally:
-                for bar in bars:
-                    bar.close()
+        with Store(args.db) as store, _campaign_errors(args, bars):
+            campaign, totals, findings, summaries = run_trace_campaign(
+                store, files, jobs=args.jobs, executor=args.executor, address=args.address, oracle=oracle,
+                time_limit=args.time_limit, patterns=patterns, pattern_time_limit=args.pattern_time_limit,
+                resume=args.resume, progress=progress, refuse_same=not args.new, on_stop=_stopping)
+            distinct = len({f["pattern"] for f in store.findings(campaign=campaign) if f["pattern"] is not None})
         summaries = [TraceSummary(**s) for s in summaries]
         if args.report:
             command = ("labyrinth audit --trace " + " ".join(args.trace) + f" --report {args.report}"
@@ -308,9 +315,7 @@ def _audit_traces(args, patterns, oracle):
                 found = ", ".join(f"{v} {k}" for k, v in s.findings.items() if v) or "-"
                 dead = "-" if s.first_dead_step is None else str(s.first_dead_step)
                 print(f"{s.file:<{width}}  {s.n:>2}  {s.steps:>5}  {s.status:<8} {dead:>10}  {found}")
-            _print_totals(totals, trace=True)
-            if args.report:
-                print(f"report: {args.report}")
+            _print_totals(totals, trace=True, distinct=distinct)
         if errors:
             return EXIT_BAD_INPUT
         return EXIT_UNKNOWN if totals.findings.get("unknown", 0) else EXIT_OK
@@ -424,124 +429,4 @@ def _pattern(args, dead, about, what, finding=None):
     if rule_error:
         print(f"labyrinth: no rule: {rule_error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    return EXIT_OK
-
-
-def _findings_list(args):
-    from verify.explain import explain_findings, group
-    from verify.store import Store
-
-    if args.kind is not None and args.kind not in CLASSES:
-        raise LabyrinthError(f"no such class of finding (choose from {', '.join(CLASSES)})", source="--kind",
-                             token=args.kind)
-    must_exist(args.db)
-    with Store(args.db, create=False) as store:
-        if args.what == "campaigns":
-            rows = store.campaigns()
-            for r in rows:
-                if args.json:
-                    emit(r)
-                else:
-                    print(f"{r['id']:>4}  {r['kind']:<10}  rules {r['rules']:<10}  {r['params']}  "
-                          f"{'finished' if r['finished'] else 'unfinished'}")
-            return EXIT_OK
-        if args.what == "patterns":
-            rows = store.patterns()
-            if rows and not args.json:
-                print(LEGEND)
-            for r in rows:
-                if args.json:
-                    emit(r)
-                else:
-                    print(f"pattern {r['id']}: seen {r['count']} times, e.g. {r['example']}")
-                    print("  " + r["drawing"].replace("\n", "\n  "))
-            return EXIT_OK
-        rows = explain_findings(store, store.findings(campaign=args.campaign, kind=args.kind))
-        if args.json:
-            for r in rows:
-                e = r.pop("explained")
-                r["explanation"] = None if e is None else e.to_json()
-                emit(r)
-            return EXIT_OK
-        if args.by == "none":
-            for r in rows:
-                print(_finding_line(r))
-            return EXIT_OK
-        rule_sets = {c["id"]: c["rules"] for c in store.campaigns()}
-        groups = group(rows)
-        for (kind, family), members in groups.items():
-            meant = ", ".join(_family_state(family, {rule_sets.get(r["campaign"]) for r in members})) or \
-                "no universal rule (only a size-specific pattern rule or search)"
-            print(f"{kind}: {len(members)} missed-dead findings; meant for {meant}")
-            for r in members:
-                print("  " + _finding_line(r))
-        rest = [r for r in rows if r["explained"] is None]
-        if rest and groups:
-            print("other findings:")
-        for r in rest:
-            print(("  " if groups else "") + _finding_line(r))
-    return EXIT_OK
-
-
-def _finding_line(r):
-    blame = ",".join(r["rules"]) or "-"
-    e = r.get("explained")
-    return (f"{r['id']:>5}  {r['kind']:<11}  {r['state']} {r['move']}  rules {blame}"
-            + (f"  pattern {r['pattern']}" if r["pattern"] else "")
-            + (f"  [{e.kind}: {e.text}]" if e is not None else ""))
-
-
-def _family_state(family, rule_set_names):
-    """Each rule of ``family``, marked when a campaign's rule set has it off or lacks it."""
-    from labyrinth.rules import get_rule_set
-
-    out = []
-    for rule in family:
-        missing = []
-        for name in sorted(n for n in rule_set_names if n):
-            try:
-                rules = get_rule_set(name)
-            except LabyrinthError:
-                continue
-            names = {r.name for r in getattr(rules, "active", ())}
-            if rule not in names:
-                missing.append(name)
-        out.append(rule + (f" (off in {', '.join(missing)})" if missing else ""))
-    return out
-
-
-def _findings_show(args):
-    from labyrinth.core.path import parse_path
-    from labyrinth.core.text import numbered_grid
-    from labyrinth.engine import State
-    from labyrinth.engine.text import draw, legend
-    from verify.store import Store
-
-    must_exist(args.db)
-    with Store(args.db, create=False) as store:
-        r = store.finding(args.id)
-    if args.json:
-        emit(r)
-        return EXIT_OK
-    state = parse_path(r["state"], source=f"finding {args.id}")
-    print(f"finding {r['id']}: {r['kind']} at {r['state']}, move {r['move']} (campaign {r['campaign']}, {r['unit']})")
-    print(f"blamed: {', '.join(r['rules']) or '-'}" + (f" at {r['cells']}" if r["cells"] else ""))
-    marks = {state.board.step(state.head, r["move"]): "x"}
-    print(draw(state, marks) if isinstance(state, State) else numbered_grid(state, marks))
-    print(legend({"x": "the move"}))
-    if r["witness"]:
-        print(f"witness: {r['witness']}")
-    if r["stuck_step"] is not None:
-        print(f"the walk got stuck at step {r['stuck_step']}")
-    if r["checked_by"]:
-        print(f"confirmed by: {r['checked_by']}")
-    elif r["kind"] != "unknown":
-        print("unconfirmed: the second backend ran out of time; the finding rests on the first oracle")
-    if r["pattern"]:
-        p = r["pattern"]
-        print(f"minimal stuck pattern {p['id']} (seen {p['count']} times):")
-        print(p["drawing"])
-        print(LEGEND)
-    elif r["kind"] in ("missed-dead", "wrong-force"):
-        print(f"no minimal pattern stored: 'labyrinth minimize --finding {r['id']} --db {args.db}' adds it")
     return EXIT_OK

@@ -102,8 +102,8 @@ def _draw(args):
         except OSError as err:
             raise LabyrinthError(f"cannot write: {err.strerror or err}", source=args.output) from None
         verdict = f", {view.status}" if view.status else ""
-        print(f"{args.output}: {state.compact() if state.steps <= 40 else f'{state.n}x{state.n} line of {state.steps} moves'}"
-              f"{verdict}")
+        print(f"wrote {args.output}: "
+              f"{state.compact() if state.steps <= 40 else f'{state.n}x{state.n} line of {state.steps} moves'}{verdict}")
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
@@ -131,7 +131,7 @@ def _report(args):
         Path(args.output).write_text(page, encoding="utf-8")
     except OSError as err:
         raise LabyrinthError(f"cannot write: {err.strerror or err}", source=args.output) from None
-    print(f"{args.output}: report of {args.db} ({len(page) // 1024} KiB, self-contained)")
+    print(f"wrote {args.output}: report of {args.db} ({len(page) // 1024} KiB, self-contained)")
     return EXIT_OK
 
 

@@ -8,6 +8,7 @@ from labyrinth.cli._common import (
     progress_bar,
     rule_set,
     rules_args,
+    rules_label,
     sized_state,
 )
 from labyrinth.cli._limits import MAX_N, check_size, positive_int, seed, size_args
@@ -81,7 +82,7 @@ def _enumerate(args):
 
     result = enumerate_walks(start, rules, progress=progress)
     bar.close()
-    out = {"start": start.compact(), "rules": rules.name, "walkthroughs": result.walkthroughs,
+    out = {"start": start.compact(), "rules": rules_label(rules, args), "walkthroughs": result.walkthroughs,
            "stuck": result.stuck, "nodes": result.nodes, "seconds": round(result.seconds, 3)}
     if args.json:
         emit(out)
@@ -108,16 +109,18 @@ def _stats(args):
         bar.close()
         rate, low, high = st.stuck_rate
         per = st.walkthroughs_per_stuck
-        row = {"n": n, "rules": rules.name, "runs": st.runs, "mean": round(st.mean, 3), "ci95": [round(st.low, 3),
-               round(st.high, 3)], "study": STUDY_7X7_RULES.get(n), "completion_rate": round(st.completion_rate, 4),
-               "walks": st.walks, "stuck": st.stuck, "stuck_per_walk": rate, "stuck_per_walk_ci95": [low, high],
+        row = {"n": n, "rules": rules_label(rules, args), "runs": st.runs, "mean": round(st.mean, 3),
+               "ci95": [round(st.low, 3), round(st.high, 3)], "study": STUDY_7X7_RULES.get(n),
+               "completion_rate": round(st.completion_rate, 4), "walks": st.walks, "stuck": st.stuck,
+               "stuck_per_walk": rate, "stuck_per_walk_ci95": [low, high],
                "walkthroughs_per_stuck": None if per is None else round(per, 2), "censored": st.censored,
                "cap": args.cap, "seconds": round(st.seconds, 2)}
         rows.append(row)
         if args.json:
             emit(row)
     if not args.json:
-        print(f"rules: {rules.name}, {args.runs} runs per size (each up to {args.cap} walkthroughs), seed {args.seed}")
+        print(f"rules: {rules_label(rules, args)}, {args.runs} runs per size (each up to {args.cap} walkthroughs), "
+              f"seed {args.seed}")
         print(f"{'n':>3}  {'mean':>9}  {'95% CI':>19}  {'study':>6}  {'complete':>8}  {'walks':>9}  {'stuck':>7}  "
               f"{'stuck/walk (95% CI)':>28}  {'censored':>8}  {'seconds':>7}")
         for r in rows:

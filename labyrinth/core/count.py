@@ -33,7 +33,7 @@ same after every move of a path, so it is checked once, at the unit's root;
 it settles the 5x5 knight's starts on the minority colour, and odd boards'
 closed tours, without a search.
 
-How the work is cut (the number puzzle document's idea, generalised): a path and its
+How the work is cut (the number puzzle author's idea, generalised): a path and its
 images under the symmetries have the same count of completions, so only
 one prefix (the first ``depth`` moves) of each orbit is searched, and its
 count is credited to the start cell of every distinct image. A start cell

@@ -81,7 +81,7 @@ def render_heatmap(counts, *, title=None, caption=(), cell=None, what="solutions
     counts : sequence of sequences of int
         The counts, row by row from the top (row 1), column 1 first.
     title : str or None
-        The document's ``<title>``.
+        The picture's ``<title>``.
     caption : sequence of str
         Lines written under the legend.
     cell : int or None

@@ -39,7 +39,7 @@ class Solution:
         Start cells the oracle decided (one per symmetry orbit when the start is free; one for a closed tour).
     seconds : float
     backend : str
-        The oracle backend that found the solution.
+        The oracle backend that found the solution (or, for none, the backends that decided the starts).
     puzzle : str
         The puzzle's name in path notation (``numbers``, ``knight-closed``...).
     """
@@ -122,12 +122,14 @@ def solve_puzzle(puzzle, *, start=None, seed=None, oracle=None, time_limit=None)
                 candidates = candidates[:1]  # a closed tour passes through every cell: one start decides them all
         decided = 0
         undecided = False
+        used = {}  # the backends that decided, in order (a "no solution" names them too)
         for cell in candidates:
             left = None if deadline is None else deadline - time.perf_counter()
             if left is not None and left <= 0:
                 undecided = True
                 break
             verdict = oracle.decide(PathState(puzzle, (cell,)), time_limit=left)
+            used[verdict.backend or getattr(oracle, "name", "")] = True
             if verdict.feasible is None:
                 undecided = True
                 continue
@@ -143,7 +145,8 @@ def solve_puzzle(puzzle, *, start=None, seed=None, oracle=None, time_limit=None)
             return Solution(n, closed, SOLVED, state, decided, time.perf_counter() - t0, verdict.backend,
                             puzzle.name)
         status = UNKNOWN if undecided else NO_SOLUTION
-        return Solution(n, closed, status, None, decided, time.perf_counter() - t0, puzzle=puzzle.name)
+        backend = ",".join(b for b in used if b) or getattr(oracle, "name", "")
+        return Solution(n, closed, status, None, decided, time.perf_counter() - t0, backend, puzzle=puzzle.name)
     finally:
         if own:
             oracle.close()

@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 #: the study's statistic for its 7x7 rule set: mean walkthroughs completed before the
-#: first stuck walk, over 1000 attempts, per board size (one-way-labyrinth-study.txt)
+#: first stuck walk, over 1000 attempts, per board size (the study, docs/labyrinth.md)
 STUDY_7X7_RULES = {9: 19.5, 11: 5.7, 13: 2.6, 15: 1.2, 17: 0.7, 19: 0.4, 21: 0.2}
 
 _LEFT = {"D": "R", "U": "L", "R": "U", "L": "D"}

@@ -160,16 +160,20 @@ class Viewer:
                  "rules": f["rules"], "pattern": f["pattern"]} for f in rows[-limit:]]
 
     def finding(self, fid):
-        """One finding, ready to open: the line (its state plus the move) and the step of its state."""
+        """One finding, ready to open: the line (its state plus the move), the step of its state, and the rule
+        set to see it under (``rule_set``: its campaign's, when the viewer offers it; else ``None``)."""
         if self.db is None:
             raise LabyrinthError("no findings store open (start with labyrinth serve --db FILE)")
         fid = _finding_id(fid)
         with self._store() as store:
             f = store.finding(fid)
+            campaign_rules = store.campaign(f["campaign"])["rules"]
         state = parse_compact(f["state"], source=f"finding {fid}")
         line = state.after(f["move"])
         return {"id": fid, "kind": f["kind"], "move": f["move"], "rules": f["rules"], "witness": f["witness"],
                 "line": line.compact(), "step": state.steps, "campaign": f["campaign"],
+                "campaign_rules": campaign_rules,
+                "rule_set": campaign_rules if campaign_rules in self.rule_sets else None,
                 "pattern": None if f["pattern"] is None else f["pattern"]["id"]}
 
     # --- helpers ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The knight's tour and the magic knight's tour (``knight-magic-tour.md``).
+"""The knight's tour and the magic knight's tour (docs/knight.md).
 
 A knight jumps one cell one way and two the other: the (1,2) leaper. A tour is a
 Hamiltonian path of that move graph; a *closed* tour also jumps from the last

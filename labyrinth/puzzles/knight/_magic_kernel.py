@@ -2,7 +2,7 @@
 
 The search writes the numbers 1, 2, 3... along a knight's path (the head
 holds the last one) and cuts a branch as soon as one of its *lines* cannot
-reach its target, the pruning the document's author used (``knight-magic-tour.md``:
+reach its target, the pruning the puzzle's author used (docs/knight.md:
 "after 49 moves in a row with 7 filled fields, the sum should be between 196
 and 214"). A line is a set of cells with a number of *slots* still to fill
 and a target sum (or none, a count only): when ``r`` slots are left and every
@@ -18,7 +18,7 @@ Two modes, both on any rectangular board (``size`` cells, the half turn being
 * *half* (centrally symmetric tours): the path writes 1 .. size/2 and every
   cell's image under the half turn gets the number plus size/2 at the same
   time, so the whole tour is closed from the first half alone
-  (``knight-magic-tour.md``: a symmetric route is closed). A line is then a
+  (docs/knight.md: a symmetric route is closed). A line is then a
   pair of rows (columns) ``{y, h-1-y}`` whose first-half numbers must sum to
   the target minus the images' share, and each single row a count of at most
   half its cells (:mod:`labyrinth.puzzles.knight._magic_search` derives both).

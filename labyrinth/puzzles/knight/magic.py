@@ -1,6 +1,6 @@
-"""Magic knight's tours on 8x8 (``knight-magic-tour.md``): find one, enumerate all, or prove there is none.
+"""Magic knight's tours on 8x8 (docs/knight.md): find one, enumerate all, or prove there is none.
 
-The document's seven conditions: (1-2) a knight's tour numbered 1..64,
+The puzzle page's seven conditions: (1-2) a knight's tour numbered 1..64,
 (3-4) every column and every row sums to 260 (*semi-magic*), (5) closed:
 64 is a knight's move from 1, (6) symmetric about the centre, (7) both
 diagonals sum to 260 too (*magic*). Rows and columns are always required;
@@ -14,25 +14,25 @@ every condition; most classes have 16 tours. The literature (Stertenbrink's
 enumeration, 2003; Jelliss, *Knight's Tour Notes*): 140 classes of semi-magic
 tours, 2 240 tours, 63 classes closed, none with both diagonals 260.
 
-*Symmetric about the centre* (condition 6), derived from the document: the
+*Symmetric about the centre* (condition 6), derived from the puzzle page's argument: the
 route is its own image under the half turn ``rot``. The image of a tour is a
 tour on the same cells, so ``rot`` acts on the numbering as a symmetry of the
 path. An open path's only non-trivial symmetry is its reversal, which would
 map the middle move (32 -> 33) onto itself; no knight's move is its own image
 under the half turn (its midpoint would be the centre, so both of its sides
-odd), so a symmetric route is closed, as the document says. On a closed tour
+odd), so a symmetric route is closed, as the puzzle page says. On a closed tour
 the half turn is a symmetry of the 64-cycle without fixed cells (no cell is
 its own image on 8x8) and without a fixed move (as above): among the
 rotations and reflections of a 64-cycle only the shift by 32 is such an
 involution. So: **the image of the cell numbered i holds i + 32 (mod 64, in
-1..64)**, e.g. 43 at a1 and 11 at h8 in the document's figure 2.
+1..64)**, e.g. 43 at a1 and 11 at h8 in the puzzle author's best symmetric tour (his figure 2).
 
 Two searches stand behind :func:`find_magic` and :func:`enumerate_magic`
 (``backend``):
 
 * ``search`` (default): a depth-first search in numba writing 1, 2, 3...
   along the path and cutting a branch when a row or column can no longer
-  reach 260 (the document's author's method; :mod:`._magic_kernel`). With the
+  reach 260 (the puzzle author's method; :mod:`._magic_kernel`). With the
   symmetry it writes only 1..32 (the images get 33..64), which is why the
   symmetric tours are all enumerated in well under a minute;
 * ``cpsat``: an OR-Tools CP-SAT model (:mod:`._magic_cpsat`): ``AddCircuit``
@@ -78,7 +78,7 @@ BACKENDS = ("search", "cpsat")
 
 @dataclasses.dataclass(frozen=True)
 class Conditions:
-    """Which of the document's conditions a tour must meet, beyond 1-4 (a tour; rows and columns 260).
+    """Which of the puzzle page's conditions a tour must meet, beyond 1-4 (a tour; rows and columns 260).
 
     >>> Conditions(symmetric=True).label, Conditions(diagonals=True).label
     ('1-6', '1-4, 7')
@@ -97,7 +97,7 @@ class Conditions:
 
     @property
     def numbers(self):
-        """The document's condition numbers these stand for."""
+        """The puzzle page's condition numbers these stand for."""
         out = [1, 2, 3, 4]
         if self.needs_closed:
             out.append(5)
@@ -109,7 +109,7 @@ class Conditions:
 
     @property
     def label(self):
-        """The conditions as the document numbers them: ``1-4``, ``1-6``, ``1-4, 7``..."""
+        """The conditions as the puzzle page numbers them: ``1-4``, ``1-6``, ``1-4, 7``..."""
         nums = self.numbers
         run = 4
         while run + 1 in nums:

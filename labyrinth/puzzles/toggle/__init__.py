@@ -1,4 +1,4 @@
-"""Toggle squares (``toggle-squares.txt``): the press rules, an exact GF(2) oracle, the document's algorithms audited.
+"""Toggle squares (docs/toggle.md): the press rules, an exact GF(2) oracle, the note's algorithms audited.
 
 A press toggles the cell and its neighbours (the 3x3 block in 2-D, clipped at the edges); a board
 is solved when every cell is off (or, by choice, on). See the README's "Toggle squares" section.

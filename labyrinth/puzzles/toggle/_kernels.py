@@ -15,7 +15,7 @@ _M2 = np.uint64(0x3333333333333333)
 _M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
 _H01 = np.uint64(0x0101010101010101)
 
-# the steps of the document's algorithms (algorithms.py names them)
+# the steps of the note's algorithms (algorithms.py names them)
 ONE_WAY, TWO_WAY, THREE_K_PLUS_ONE = 0, 1, 2
 # how a row is cleared: the left iteration only; then a right iteration scanned right to left (the text of
 # Theorem 4) or left to right (its proof); the 3k+1 scheme adds the edge press between the two
@@ -231,7 +231,7 @@ def switching_search(m, target, cost, limit):
     return 0, rows, nodes
 
 
-# ---------------------------------------------------------------- the document's algorithms
+# ---------------------------------------------------------------- the note's algorithms
 
 
 @njit(cache=True)
@@ -284,7 +284,7 @@ def _clear_row(board, r, pr, mode, phase, log, k):
 
 @njit(cache=True)
 def run_algorithm(board, algorithm, reading, log):
-    """Run one of the document's algorithms on ``board`` in place; return the number of presses.
+    """Run one of the note's algorithms on ``board`` in place; return the number of presses.
 
     ``board``: 0/1 cells (uint8), or uint64 words holding 64 boards at once, one per bit (every
     decision is then taken per bit: the algorithms are linear over GF(2)). ``log`` receives

@@ -1,4 +1,4 @@
-"""The clearing algorithms of ``toggle-squares.txt``, exactly as the document describes them.
+"""The clearing algorithms of the toggle-squares note (docs/toggle.md), exactly as the note describes them.
 
 * ``one-way`` (Theorem 3, claimed for the solvable states of ``3k+2`` boards): "Scan every row
   from top to bottom. For every row, scan every cell from right to left, and for every filled
@@ -50,7 +50,7 @@ __all__ = [
     "run",
 ]
 
-#: the algorithms by name, in the document's order
+#: the algorithms by name, in the note's order
 ALGORITHMS = ("one-way", "two-way", "three-k-plus-one")
 #: how two-way's second iteration is scanned: as its text says (right to left), or as its proof needs
 READINGS = ("text", "proof")
@@ -74,7 +74,7 @@ def algorithm_code(name, reading="text"):
 
 
 def claim(name, n):
-    """What the document claims the algorithm does on an ``n x n`` board, or ``None`` (no claim for that size)."""
+    """What the note claims the algorithm does on an ``n x n`` board, or ``None`` (no claim for that size)."""
     residue, text = _CLAIMS[name]
     return text if n % 3 == residue else None
 
@@ -132,7 +132,7 @@ def _capacity(n):
 
 
 def run(state, algorithm, *, reading="text"):
-    """Run one of the document's algorithms on ``state`` (the goal is the document's: every cell off)."""
+    """Run one of the note's algorithms on ``state`` (the goal is the note's: every cell off)."""
     code, rd = algorithm_code(algorithm, reading)
     cells = state.cells().copy()
     log = np.zeros((_capacity(state.n), 5), dtype=np.int32)
@@ -143,10 +143,10 @@ def run(state, algorithm, *, reading="text"):
 
 
 def domain_basis(algorithm, n):
-    """A basis of the boards the document claims ``algorithm`` clears on ``n x n`` (every board if no claim).
+    """A basis of the boards the note claims ``algorithm`` clears on ``n x n`` (every board if no claim).
 
     The solvable states of a ``3k+2`` board are spanned by the boards of the ``(n-1)^2`` presses of
-    the top-left corner (independent: the document's dimension section).
+    the top-left corner (independent: the note's dimension section).
     """
     if algorithm == "one-way" and n % 3 == 2:
         out = []
@@ -185,7 +185,7 @@ def residuals(algorithm, basis, *, reading="text"):
 def cleared_dimension(algorithm, n, *, reading="text", space=None):
     """``(d, D)``: the algorithm clears a ``2^d``-board subspace of the ``2^D`` boards of ``space``.
 
-    ``space``: ``"claim"`` (default: the boards the document claims it clears, or every board
+    ``space``: ``"claim"`` (default: the boards the note claims it clears, or every board
     when it claims nothing for ``n``), ``"solvable"`` or ``"all"``. Exact, by linearity.
     """
     if space is None or space == "claim":

@@ -1,4 +1,4 @@
-"""Audit the document's algorithms against the exact oracle: does each clear the board, in how many presses, against the proven minimum.
+"""Audit the note's algorithms against the exact oracle: does each clear the board, in how many presses, against the proven minimum.
 
 Every state is tried on boards up to ``exhaustive_max_n`` (5x5: all 2^25 states), seeded random
 solvable states beyond. A failure is a solvable state the algorithm leaves unsolved (a state that

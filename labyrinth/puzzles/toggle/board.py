@@ -1,6 +1,6 @@
 """Toggle-squares boards: n x n grids of 0/1 cells, read from rows of 0/1, goals, and random solvable states.
 
-A board holds either a state (1 = the cell is on, "filled" in ``toggle-squares.txt``) or a
+A board holds either a state (1 = the cell is on, "filled" in the toggle-squares note, docs/toggle.md) or a
 press pattern (1 = press that cell). Any ``n >= 1`` is a board size; the size policy below
 refuses, in one line and before any work, boards that would exhaust memory.
 
@@ -39,7 +39,7 @@ __all__ = [
 SIZE_LIMIT = 16384
 #: and up to this one with ``allow_large`` (512 MiB per packed board; a solve holds about six)
 LARGE_SIZE_LIMIT = 65536
-#: the goals a board can be solved to: every cell off (the document's goal) or every cell on
+#: the goals a board can be solved to: every cell off (the note's goal) or every cell on
 GOALS = ("off", "on")
 
 
@@ -139,7 +139,7 @@ _DIGITS = bytes.maketrans(b"\x00\x01", b"01")
 
 
 class Line:
-    """A 1-D board of ``n`` cells (``toggle-squares.txt``, Lemmas 1-2): a press toggles the cell and its two neighbours.
+    """A 1-D board of ``n`` cells (the note's Lemmas 1-2, docs/toggle.md): a press toggles the cell and its two neighbours.
 
     Shares :class:`Board`'s reading methods, with positions ``(1, j)``, so that solutions print alike.
     """

@@ -97,7 +97,7 @@ def render_board(board, *, presses=None, cell=24, title=None, caption=()):
     cell : int
         Size of a cell in pixels.
     title : str or None
-        The document's ``<title>``.
+        The picture's ``<title>``.
     caption : sequence of str
         Lines written under the board.
     """

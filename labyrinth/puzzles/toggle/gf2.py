@@ -1,6 +1,6 @@
 """Exact linear algebra over GF(2) for toggle squares: bit-packed boards, the press matrices and their solve.
 
-A press toggles the cell and its neighbours (``toggle-squares.txt``: in 1-D the cell and its two
+A press toggles the cell and its neighbours (the toggle-squares note, docs/toggle.md: in 1-D the cell and its two
 neighbours, in 2-D the 3x3 block clipped at the edges). The 1-D press matrix ``A`` is the
 ``n x n`` tridiagonal matrix of ones; the 2-D press matrix is the Kronecker product ``A (x) A``,
 so pressing the cells set in a 0/1 matrix ``X`` toggles ``A X A`` (``A`` is symmetric).
@@ -80,7 +80,7 @@ def kernel_vector(n):
 
 
 def line_matrix(n):
-    """The 1-D press matrix ``A``: column ``j`` is what pressing cell ``j`` toggles (``toggle-squares.txt``, Lemma 2).
+    """The 1-D press matrix ``A``: column ``j`` is what pressing cell ``j`` toggles (the note's Lemma 2, docs/toggle.md).
 
     >>> line_matrix(4).tolist()
     [[1, 1, 0, 0], [1, 1, 1, 0], [0, 1, 1, 1], [0, 0, 1, 1]]

@@ -121,7 +121,7 @@ def solve(state, goal="off", *, minimum=False, time_limit=60.0, method="auto", a
 
 
 def solve_line_state(line, goal="off", *, minimum=False):
-    """Solve a 1-D board (``toggle-squares.txt``, Lemmas 1-2): one solution, or with ``minimum`` the fewest presses.
+    """Solve a 1-D board (the note's Lemmas 1-2): one solution, or with ``minimum`` the fewest presses.
 
     Light chasing along the line; when ``n = 3k+2`` the solutions are ``x`` and ``x + v``
     (``v = 110110...11``), and the minimum is the lighter of the two, so it is always proven.
@@ -340,7 +340,7 @@ def all_minima(n):
 
     Proven by exhaustion: when ``n = 3k+2`` each coset of the kernel holds exactly one press
     pattern on the top-left ``(n-1) x (n-1)`` corner (those presses are independent:
-    ``toggle-squares.txt``, dimension section), and every kernel element is tried for each.
+    the toggle-squares note (docs/toggle.md), dimension section), and every kernel element is tried for each.
     Returns ``(states, minima)`` sorted by state.
     """
     if n * n > 25:

@@ -1,10 +1,10 @@
-"""The claims of ``toggle-squares.txt`` checked by computation for every board size up to a bound.
+"""The claims of the toggle-squares note (docs/toggle.md) checked by computation for every board size up to a bound.
 
 For each ``n``: the rank of the 1-D press matrix ``A`` by plain elimination, and the rank of the
 2-D press matrix by plain elimination of the ``n^2`` presses built cell by cell from the press
 rule (banded: ``_kernels.band_rank``), with no use of the Kronecker structure. The general proof
 (``rank(A (x) A) = rank(A)^2`` over any field, README) is then checked against it as one more
-claim. Each claim of the document (and four of ours, used by the solver) is checked for every
+claim. Each claim of the note (and four of ours, used by the solver) is checked for every
 size it speaks about; see :data:`CLAIMS`.
 
 >>> t = check_theorems(8, algorithms_max_n=5)
@@ -29,19 +29,19 @@ __all__ = ["CLAIMS", "Claim", "SizeRow", "Theorems", "check_theorems", "form"]
 
 #: key -> (source, statement)
 CLAIMS = {
-    "lemma-1": ("toggle-squares.txt, Lemma 1",
+    "lemma-1": ("the note, Lemma 1",
                 "a 1-D board is solvable for every state exactly when 100...0 can be formed by presses"),
-    "lemma-2": ("toggle-squares.txt, Lemma 2",
+    "lemma-2": ("the note, Lemma 2",
                 "det A = 0 exactly when n = 3k+2, and det A(n) = det A(n-1) XOR det A(n-2) (1 0 1 1 0 1 ...)"),
-    "lemma-2-presses": ("toggle-squares.txt, Lemma 2",
+    "lemma-2-presses": ("the note, Lemma 2",
                         ("100...0 is formed for 3k and 3k+1 by the presses of the proof; for 3k+2, 11...1 is "
                          "formed in two different ways")),
-    "theorem-1": ("toggle-squares.txt, Theorem 1",
+    "theorem-1": ("the note, Theorem 1",
                   "3k+2 boards are not solvable for every state (e.g. the corner cell alone)"),
-    "theorem-2": ("toggle-squares.txt, Theorem 2", "3k and 3k+1 boards are solvable for every state"),
-    "dimension": ("toggle-squares.txt, dimension section (conjecture)",
+    "theorem-2": ("the note, Theorem 2", "3k and 3k+1 boards are solvable for every state"),
+    "dimension": ("the note, dimension section (conjecture)",
                   "the solvable states of a 3k+2 board form a space of dimension (3k+1)^2"),
-    "corner": ("toggle-squares.txt, dimension section",
+    "corner": ("the note, dimension section",
                "the presses of an (n-1) x (n-1) corner are linearly independent"),
     "kronecker": ("ours (README)", ("rank(A (x) A) = rank(A)^2: the 2-D rank by elimination is the square of the "
                                     "1-D rank (the general proof of Theorems 1-2 and the dimension)")),
@@ -49,14 +49,14 @@ CLAIMS = {
     "criterion": ("ours (README)", ("when n = 3k+2, B is solvable exactly when every row and every column of B "
                                     "has an even number of cells on where v = 1")),
     "all-on": ("ours (README)", "the all-on state is solvable for every n (so is goal 'on' whenever goal 'off' is)"),
-    "theorem-3": ("toggle-squares.txt, Theorem 3", "the one-way algorithm clears every solvable state of a 3k+2 board"),
-    "theorem-4": ("toggle-squares.txt, Theorem 4",
+    "theorem-3": ("the note, Theorem 3", "the one-way algorithm clears every solvable state of a 3k+2 board"),
+    "theorem-4": ("the note, Theorem 4",
                   "the two-way algorithm clears every state of a 3k board (reading: as written, right to left)"),
-    "theorem-4-proof": ("toggle-squares.txt, Theorem 4",
+    "theorem-4-proof": ("the note, Theorem 4",
                         "the two-way algorithm clears every state of a 3k board (reading: as its proof, left to right)"),
-    "theorem-5": ("toggle-squares.txt, Theorem 5",
+    "theorem-5": ("the note, Theorem 5",
                   "the 3k+1 variant clears every state of a 3k+1 board"),
-    "one-way-minimal": ("toggle-squares.txt, closing remarks",
+    "one-way-minimal": ("the note, closing remarks",
                         ("the one-way algorithm on 3k+2 boards needs the fewest presses (every solvable state, "
                          "boards up to 5x5)")),
 }
