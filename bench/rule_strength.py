@@ -151,11 +151,18 @@ def report(units, sets, sizes, args):
 
 
 def findings(units, labels, sizes):
-    """Plain statements read off the figures, per rule set: how the stuck rate grows with n, where it passes 10%."""
+    """Plain statements read off the figures: per rule set how the stuck rate grows with n and where it passes 10%,
+    and per window rule what it adds to the same set without it."""
     out = []
+    rates = {}
     for label in labels:
         pts = [(n, summary(units[label, n])[3]) for n in sizes if (label, n) in units and units[label, n]["walks"]]
+        rates[label] = dict(pts)
         if len(pts) < 2:
+            continue
+        if all(r == 0 for _, r in pts):
+            total = sum(units[label, n]["walks"] for n, _ in pts)
+            out.append(f"- **{label}**: no stuck walk at any size ({total} walks from n = {pts[0][0]} to {pts[-1][0]}).")
             continue
         rising = all(b >= a for (_, a), (_, b) in zip(pts, pts[1:]))
         past = next((n for n, r in pts if r > 0.10), None)
@@ -164,6 +171,19 @@ def findings(units, labels, sizes):
         where = f"passes 10% stuck per walk at n = {past}" if past else "stays under 10% up to the largest n measured"
         out.append(f"- **{label}**: stuck per walk {_rate(pts[0][1])} at n = {pts[0][0]}, {_rate(pts[-1][1])} at "
                    f"n = {pts[-1][0]}; it {trend}, and {where}.")
+    out.append("")
+    for label in labels:
+        if " + window:" not in label:
+            continue
+        base = label.rsplit(" + window:", 1)[0]
+        if base not in rates:
+            continue
+        cuts = [(n, 1 - rates[label][n] / rates[base][n]) for n in sizes
+                if n in rates[label] and n in rates[base] and rates[base][n] > 0]
+        if not cuts:
+            continue
+        text = ", ".join(f"{100 * c:+.0f}% at {n}" if c else f"none at {n}" for n, c in cuts)
+        out.append(f"- **{label}** against **{base}**: stuck walks cut by {text}.")
     return out
 
 

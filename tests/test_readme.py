@@ -40,6 +40,8 @@ LEFT_OUT = {
     "labyrinth audit -n 21 --walks 1000 --executor ray":
         "an hour on a cluster; tests/test_ray.py runs a campaign on a local Ray cluster",
     "labyrinth serve --db labyrinth.db": "a server that runs until stopped; tests/test_browser.py drives it",
+    "labyrinth rules learn -n 9,11,13 --rounds 3 -o out/learned.rule":
+        "about half an hour; tests/test_learn.py runs a round on 9x9 and docs/rules-learn.md a small one",
     "labyrinth knight magic --symmetric --all --jobs 2":
         "about 30 s; tests/test_knight_magic.py enumerates the same tours (the 17 classes)",
     "labyrinth knight magic --symmetric --diagonals --jobs 2":
