@@ -68,3 +68,9 @@ def test_the_command_refuses_to_overwrite_a_stored_run(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--resume" in err[0] and str(store) in err[0]
     assert main(["rules", "learn", "-n", "8", "-o", str(out)]) == 2  # even size: one line, no work
+
+
+def test_two_workers_learn_what_one_learns(tmp_path):
+    one = learn([9], base="default", rounds=1, walks=25, seed=11, store=tmp_path / "a.jsonl", time_limit=20.0)
+    two = learn([9], base="default", rounds=1, walks=25, seed=11, store=tmp_path / "b.jsonl", time_limit=20.0, jobs=2)
+    assert one.rules == two.rules and one.rounds[0]["sizes"] == two.rounds[0]["sizes"]

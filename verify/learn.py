@@ -160,8 +160,60 @@ def _decide(state, round_, name, oracle, time_limit):
     return record
 
 
+_WORKER = {}
+
+
+def _worker_decide(compact, round_, name, time_limit):
+    """A worker's :func:`_decide`, with an oracle of its own (made on its first finding)."""
+    from labyrinth.engine import parse_compact
+    from oracle import get_oracle
+
+    if "oracle" not in _WORKER:
+        _WORKER["oracle"] = get_oracle("auto")
+    return _decide(parse_compact(compact), round_, name, _WORKER["oracle"], time_limit)
+
+
+def _decide_all(missing, round_, prefix, oracle, time_limit, jobs, t0, budget, keeper, done, progress, before):
+    """Decide the findings not stored yet, storing each as it finishes; how many the budget left undecided."""
+    def over():
+        return budget is not None and time.perf_counter() - t0 > budget
+
+    count = before
+    if jobs <= 1 or len(missing) < 2:
+        for i, (k, state) in enumerate(missing):
+            if over():
+                return len(missing) - i
+            record = _decide(state, round_, f"{prefix}-{round_}-{k + 1}", oracle, time_limit)
+            keeper.add(record)
+            done[record["state"]] = record
+            count += 1
+            progress(count)
+        return 0
+    import concurrent.futures
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    pool = concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context)
+    try:
+        futures = [pool.submit(_worker_decide, state.compact(), round_, f"{prefix}-{round_}-{k + 1}", time_limit)
+                   for k, state in missing]
+        finished = 0
+        for future in concurrent.futures.as_completed(futures):
+            record = future.result()
+            keeper.add(record)
+            done[record["state"]] = record
+            finished += 1
+            count += 1
+            progress(count)
+            if over():
+                break
+        return len(missing) - finished
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 def learn(sizes, *, base="default", rounds=3, walks=400, seed=0, store, resume=False, budget=None,
-          time_limit=30.0, prefix="learned", progress=None):
+          time_limit=30.0, prefix="learned", progress=None, jobs=1):
     """Run the learning rounds (see the module); returns :class:`Learned`.
 
     Parameters
@@ -178,6 +230,8 @@ def learn(sizes, *, base="default", rounds=3, walks=400, seed=0, store, resume=F
         Seconds per round for deciding findings; findings past it wait for the next run (``--resume``).
     progress : callable, optional
         ``progress(event, **info)`` with events ``round``, ``finding``, ``measured``.
+    jobs : int
+        Worker processes deciding findings (each with its own oracle); the rules learned are the same.
     """
     from oracle import get_oracle
 
@@ -196,15 +250,16 @@ def learn(sizes, *, base="default", rounds=3, walks=400, seed=0, store, resume=F
             if progress is not None:
                 progress("round", round=r, findings=len(todo), stuck={n: len(v) for n, v in stuck.items()})
             new = 0
+            missing = [(k, state) for k, state in enumerate(todo) if state.compact() not in done]
+            left = _decide_all(missing, r, prefix, oracle, time_limit, jobs, t0, budget, keeper, done,
+                               lambda count: progress is None or progress("finding", round=r, done=count,
+                                                                           total=len(todo)),
+                               len(todo) - len(missing))
+            if left:
+                return Learned(texts, rounds_out, skipped, f"round {r} used its budget of {budget:.0f} s with "
+                                                           f"{left} findings left")
             for k, state in enumerate(todo):
-                record = done.get(state.compact())
-                if record is None:
-                    if budget is not None and time.perf_counter() - t0 > budget:
-                        return Learned(texts, rounds_out, skipped, f"round {r} used its budget of {budget:.0f} s "
-                                                                    f"with {len(todo) - k} findings left")
-                    name = f"{prefix}-{r}-{k + 1}"
-                    record = _decide(state, r, name, oracle, time_limit)
-                    keeper.add(record)
+                record = done[state.compact()]
                 if "rule" in record:
                     spec = parse_rules(record["rule"], source="learned")[0]
                     if any(subsumes(old, spec) for old in specs):
@@ -216,8 +271,6 @@ def learn(sizes, *, base="default", rounds=3, walks=400, seed=0, store, resume=F
                         new += 1
                 else:
                     skipped[record["skip"]] = skipped.get(record["skip"], 0) + 1
-                if progress is not None:
-                    progress("finding", round=r, done=k + 1, total=len(todo))
             measured = keeper.measured(r)
             if measured is None:
                 after_rules, _ = _rule_set(base, texts, "learned")

@@ -79,6 +79,8 @@ def register(sub):
     rlearn.add_argument("--store", type=file_name, metavar="FILE",
                         help="the run's units, for --resume (default: OUTPUT.units.jsonl)")
     rlearn.add_argument("--resume", action="store_true", help="continue the run stored in --store")
+    rlearn.add_argument("--jobs", type=positive_int(256), default=1, metavar="J",
+                        help="worker processes deciding the findings (the same rules as one)")
     rlearn.add_argument("--no-progress", action="store_true")
     rlearn.set_defaults(run=_rules_learn)
 
@@ -300,7 +302,8 @@ def _rules_learn(args):
 
     try:
         learned = learn(sizes, base=args.rules, rounds=args.rounds, walks=args.walks, seed=args.seed, store=store,
-                        resume=args.resume, budget=args.budget, time_limit=args.time_limit, progress=progress)
+                        resume=args.resume, budget=args.budget, time_limit=args.time_limit, progress=progress,
+                        jobs=args.jobs)
     finally:
         for bar in bars.values():
             bar.close()
