@@ -33,7 +33,7 @@ import time
 from labyrinth.engine.walker import random_walk
 from labyrinth.errors import LabyrinthError, TimeLimitError
 from labyrinth.rules import PatternRule, RuleSet, get_rule_set, parse_rules
-from labyrinth.rules.language import ALLOWED
+from labyrinth.rules.language import ALLOWED, RADIUS
 
 __all__ = ["Learned", "learn", "subsumes"]
 
@@ -141,7 +141,7 @@ def _decide(state, round_, name, oracle, time_limit):
     record["class"] = explain(fatal).kind
     t0 = time.perf_counter()
     try:
-        pattern = minimal_pattern(fatal, time_limit=time_limit)
+        pattern = minimal_pattern(fatal, time_limit=time_limit, radius=RADIUS, centre=fatal.path[-2])
         record["key"] = pattern.key
         text = pattern.to_rule(name, about=f"learned in round {round_} from {fatal.compact()} ({record['class']})")
     except TimeLimitError:

@@ -266,7 +266,7 @@ class _Domain:
         return end is None or path[-1] == self.cell(*end)
 
 
-def minimal_pattern(state, *, time_limit=60.0, verify=True):
+def minimal_pattern(state, *, time_limit=60.0, verify=True, radius=None, centre=None):
     """The minimal stuck pattern of a dead ``state`` (see the module docstring).
 
     Each call runs a fresh SAT solver, so the pattern is a function of the
@@ -282,6 +282,12 @@ def minimal_pattern(state, *, time_limit=60.0, verify=True):
         Seconds for the whole minimisation; past it, :class:`PatternError`.
     verify : bool
         Re-check soundness and minimality with :func:`verify_pattern` (raises if either fails).
+    radius : int, optional
+        Look only at the facts within this many cells of ``centre`` (a cell; the head by default),
+        the end corner too (when it lies farther it is left out and the path may end anywhere): a
+        pattern that fits a rule of that reach, or :class:`PatternError` at once when none does.
+    centre : int, optional
+        The cell ``radius`` is counted from (a rule is drawn round the cell before the head).
 
     Returns
     -------
@@ -302,14 +308,22 @@ def minimal_pattern(state, *, time_limit=60.0, verify=True):
             everything.pop(end, None)
         # locality first: the facts near the head usually suffice
         facts = None
-        for radius in (2, 3, 5, 8, 2 * n + 2 * _MARGIN):
+        reach = radius
+        mid = head if centre is None else (centre % n, centre // n)
+        radii = (2, 3, 5, 8, 2 * n + 2 * _MARGIN) if reach is None else tuple(r for r in (2, 3, reach) if r <= reach)
+        if reach is not None and max(abs(end[0] - mid[0]), abs(end[1] - mid[1])) > reach:
+            end = None  # the end corner lies beyond the reach: the path may end anywhere
+        for r in radii:
             near = {xy: k for xy, k in everything.items()
-                    if max(abs(xy[0] - head[0]), abs(xy[1] - head[1])) <= radius}
+                    if max(abs(xy[0] - mid[0]), abs(xy[1] - mid[1])) <= r}
             feasible, kept, kept_end, _ = dom.query(sat, head, near, end, deadline)
             if not feasible:
                 facts, has_end = kept, kept_end
                 break
         if facts is None:
+            if reach is not None:
+                raise PatternError(f"no stuck pattern within {reach} cells (the rule language's reach)",
+                                   source=state.compact())
             raise PatternError("the state has a completion: there is no stuck pattern", source=state.compact())
         facts, has_end, certificates = _delete(dom, sat, head, end, facts, has_end, deadline)
         page = _page_facts(facts, has_end, head, end, _heading_of(state))
