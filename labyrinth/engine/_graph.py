@@ -29,8 +29,9 @@ OPEN = -1
 
 #: rows of a scratch block: 0-8 the kernels here, 9-16 the walker's area bookkeeping
 #: (:mod:`labyrinth.rules._chain`), 17-34 future lines (:mod:`labyrinth.rules._lines`),
-#: 35-43 the two-matching (:mod:`labyrinth.rules.matching`), 44-53 the closure (:mod:`labyrinth.rules.closure`)
-SCRATCH_ROWS = 54
+#: 35-43 the two-matching (:mod:`labyrinth.rules.matching`), 44-53 the closure (:mod:`labyrinth.rules.closure`),
+#: 54-61 the exact areas (:mod:`labyrinth.rules.exact_areas`)
+SCRATCH_ROWS = 62
 
 
 class GraphTables:

@@ -10,10 +10,11 @@ import numpy as np
 from numba import njit
 
 from labyrinth.engine.board import MOVES
-from labyrinth.rules import _lines, areas, closure, matching, window as windows
+from labyrinth.rules import _lines, areas, closure, exact_areas, matching, window as windows
 from labyrinth.rules._lines import lines_masks
 from labyrinth.rules.areas import area_verdict
 from labyrinth.rules.closure import closure_masks
+from labyrinth.rules.exact_areas import areas_masks
 from labyrinth.rules.base import FORCE, Effect
 from labyrinth.rules.cshape import cshape
 from labyrinth.rules.frame import Tables
@@ -64,6 +65,8 @@ def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scrat
         return closure_masks(nb, colour, end, taken, head, free_count, 15, scratch, trig, ntrig)
     if WINDOW_BASE < code <= WINDOW_BASE + windows.MAX_RADIUS:
         return window_masks(nb, n, end, taken, head, code - WINDOW_BASE, 15, window, trig, ntrig)
+    if code == exact_areas.CODE:
+        return areas_masks(nb, n, end, taken, head, free_count, 15, scratch, window, trig, ntrig)
     _area_verdicts(nb, colour, n, end, taken, head, free_count, scratch, area, 15)
     out = 0
     for d in range(4):
@@ -171,6 +174,10 @@ def decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
         elif WINDOW_BASE < code <= WINDOW_BASE + windows.MAX_RADIUS:
             m = window_masks(nb, n, end, taken, head, code - WINDOW_BASE, free & ~disabled & ~live, window, trig,
                              ntrig)
+            i += 1
+        elif code == exact_areas.CODE:
+            m = areas_masks(nb, n, end, taken, head, free_count, free & ~disabled & ~live, scratch, window, trig,
+                            ntrig)
             i += 1
         else:
             # an area rule: the analysis once per state, then only its verdicts (no triggers needed here)
@@ -311,7 +318,7 @@ class Program:
         if not incremental:  # the reference: every GLOBAL step runs the full analysis
             self.area[4, 1] = areas.TRACK_OFF
         # the pattern window (words 0-4), then the window rules' memo of verdicts if the set has one
-        has_window = any(WINDOW_BASE < c <= WINDOW_BASE + windows.MAX_RADIUS for c in order)
+        has_window = any(WINDOW_BASE < c <= WINDOW_BASE + windows.MAX_RADIUS or c == exact_areas.CODE for c in order)
         self.window = np.zeros(windows.memo_words() if has_window else WINDOW_LEN, dtype=np.uint64)
 
     def open_moves(self, state):

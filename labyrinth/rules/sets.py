@@ -25,6 +25,7 @@ from labyrinth.rules.cshape import CShape
 from labyrinth.rules.engine import ENGINE_PREFIX, EngineRuleSet
 from labyrinth.rules.future import FutureLines
 from labyrinth.rules.closure import Closure
+from labyrinth.rules.exact_areas import ExactAreas
 from labyrinth.rules.matching import TwoMatching
 from labyrinth.rules.window import MAX_RADIUS, WindowRule
 from labyrinth.rules.language import load_rules
@@ -85,7 +86,7 @@ def _universal_rules(reach="global"):
 
 def _optional():
     """The optional rules every set but ``none`` and ``oracle`` ends with (off unless switched on)."""
-    return [FutureLines(), TwoMatching(), Closure()]
+    return [FutureLines(), TwoMatching(), Closure(), ExactAreas()]
 
 
 def _universal(off, on):
@@ -102,7 +103,7 @@ def _fast(off, on):
 
 def _strong(off, on):
     """Sound rules only: the universal rules, the two-matching (which also proves moves live), the closure."""
-    rules = [CShape(), TwoMatching(), *(r("global") for r in UNIVERSAL[1:]), Closure(), FutureLines()]
+    rules = [CShape(), TwoMatching(), *(r("global") for r in UNIVERSAL[1:]), Closure(), FutureLines(), ExactAreas()]
     on = set(on) | {"two-matching", "closure"}
     return RuleSet("strong", rules, off, on, sound=True)
 
