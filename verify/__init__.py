@@ -4,11 +4,13 @@
   wrong force), confirm findings with a second backend;
 * :mod:`~verify.minimize`: minimal stuck patterns (SAT cores, then deletion);
 * :mod:`~verify.campaign`: campaigns split into units, local processes;
-* :mod:`~verify.store`: the SQLite findings store.
+* :mod:`~verify.store`: the SQLite findings store;
+* :mod:`~verify.learn`: rules that get stronger by themselves (``labyrinth rules learn``).
 """
 
 from verify.audit import CLASSES, AuditTotals, Finding, audit_state, audit_walk, confirm
 from verify.campaign import code_version, rules_fingerprint, run_campaign
+from verify.learn import Learned, learn
 from verify.minimize import Pattern, PatternError, minimal_pattern, verify_pattern
 from verify.store import Store, StoreError
 
@@ -16,6 +18,7 @@ __all__ = [
     "AuditTotals",
     "CLASSES",
     "Finding",
+    "Learned",
     "Pattern",
     "PatternError",
     "Store",
@@ -24,6 +27,7 @@ __all__ = [
     "audit_walk",
     "code_version",
     "confirm",
+    "learn",
     "minimal_pattern",
     "rules_fingerprint",
     "run_campaign",

@@ -143,7 +143,8 @@ def _decide(state, round_, name, oracle, time_limit):
     try:
         pattern = minimal_pattern(fatal, time_limit=time_limit, radius=RADIUS, centre=fatal.path[-2])
         record["key"] = pattern.key
-        text = pattern.to_rule(name, about=f"learned in round {round_} from {fatal.compact()} ({record['class']})")
+        text = pattern.to_rule(name, about=f"learned in round {round_} from {fatal.compact()} ({record['class']})",
+                               deadline=time.perf_counter() + time_limit)
     except TimeLimitError:
         record["skip"] = "timeout"
         return record

@@ -111,7 +111,7 @@ class Pattern:
         return cls(tuple(sorted((int(x), int(y), str(k)) for x, y, k in obj["facts"])), obj["heading"],
                    obj["example"], obj.get("turn", "straight"))
 
-    def to_rule(self, name, about=""):
+    def to_rule(self, name, about="", *, deadline=None):
         """This pattern as a rule of the pattern language: disable the step that enters it.
 
         The rule is drawn at the state before the step, in that state's frame:
@@ -142,7 +142,7 @@ class Pattern:
         text = (f"name: {name}\nabout: {about}\nsizes: all\nmirror: yes\ngrid:\n"
                 + "".join(f"  {r}\n" for r in rows))
         parse_rules(text, source=name)  # it must load
-        sound, minimal = verify_pattern(self, plane=True)
+        sound, minimal = verify_pattern(self, plane=True, deadline=deadline)
         if not sound:
             raise PatternError("pattern is not infeasible once the space around it is open: no rule",
                                source=self.example)

@@ -9,24 +9,33 @@
 * :mod:`~labyrinth.rules.language` and :mod:`~labyrinth.rules.patterns`: the
   pattern-rule language for size-specific rules, shipped in ``library/``;
 * :mod:`~labyrinth.rules.program`: a rule set compiled for the numba walker;
-* :mod:`~labyrinth.rules.sets`: the named sets ``default``, ``universal``,
-  ``none`` and ``oracle``;
+* whole-board rules that stay sound by construction:
+  :mod:`~labyrinth.rules.matching` (two-matching), :mod:`~labyrinth.rules.closure`,
+  :mod:`~labyrinth.rules.exact_areas`, and the window relaxation
+  :mod:`~labyrinth.rules.window` (``window:R``);
+* :mod:`~labyrinth.rules.sets`: the named sets ``default``, ``fast``,
+  ``universal``, ``strong``, ``none`` and ``oracle``;
 * :mod:`~labyrinth.rules.engine`: the rules of an external engine, asked over
   the engine protocol (``engine:COMMAND``).
 """
 
 from labyrinth.rules.areas import ColourImbalance, CountArea, NearBorder, OlderLine
 from labyrinth.rules.base import CompiledRule, Decision, Effect, Rule, RuleSet, natural_key
+from labyrinth.rules.closure import Closure
 from labyrinth.rules.cshape import CShape
+from labyrinth.rules.exact_areas import ExactAreas
 from labyrinth.rules.engine import ENGINE_PREFIX, EngineRuleSet
 from labyrinth.rules.future import FutureLines, Lines, future_lines
 from labyrinth.rules.language import PatternSpec, load_rules, parse_rules
+from labyrinth.rules.matching import TwoMatching
 from labyrinth.rules.patterns import PatternRule
 from labyrinth.rules.program import Program
 from labyrinth.rules.sets import LIBRARY, RULE_SETS, UNIVERSAL, OracleRules, get_rule_set, library_rules
+from labyrinth.rules.window import WindowRule
 
 __all__ = [
     "CShape",
+    "Closure",
     "ColourImbalance",
     "CompiledRule",
     "CountArea",
@@ -34,6 +43,7 @@ __all__ = [
     "ENGINE_PREFIX",
     "Effect",
     "EngineRuleSet",
+    "ExactAreas",
     "FutureLines",
     "LIBRARY",
     "Lines",
@@ -46,7 +56,9 @@ __all__ = [
     "RULE_SETS",
     "Rule",
     "RuleSet",
+    "TwoMatching",
     "UNIVERSAL",
+    "WindowRule",
     "future_lines",
     "get_rule_set",
     "library_rules",

@@ -1,4 +1,4 @@
-"""Named rule sets: ``default``, ``fast``, ``universal``, ``none`` and ``oracle``.
+"""Named rule sets: ``default``, ``fast``, ``universal``, ``strong``, ``none`` and ``oracle``.
 
 * ``universal``: the study's universal rules, in the order the study checks
   them (C-shape first: if it fires, nothing else is asked);
@@ -6,9 +6,14 @@
   ``labyrinth/rules/library/``; it never calls the oracle;
 * ``fast``: the same rules with the area analysis kept local, as in the
   study (only steps that touch a wall): many times faster, and weaker;
+* ``strong``: sound rules only: the C-shape, the two-matching (which also
+  proves moves live, so the rules after it are not asked about them), the
+  four area rules and the closure (:mod:`labyrinth.rules.closure`);
 * ``none``: every free neighbour is open;
-* every set but ``none`` and ``oracle`` ends with the optional
-  ``future-lines`` rule, off unless switched on (``on=["future-lines"]``);
+* every set but ``none`` and ``oracle`` ends with the optional rules
+  ``future-lines``, ``two-matching``, ``closure`` and ``exact-areas``, off
+  unless switched on (``on=["future-lines"]``); ``on=["window:3"]`` adds the
+  window rule of radius 3 (:mod:`labyrinth.rules.window`);
 * ``oracle``: a move is open only when the state after it has a completion.
 
 A path to a ``.rule`` file also names a rule set: the universal rules
