@@ -5,15 +5,17 @@
 // and, when a request extends a kept state, steps on from a copy of it instead of from the start; its
 // hello says "order": "depth-first", so the verifier sends states in an order where that is the rule.
 // Build with Mono:      mcs -out:stateful.exe stateful.cs Protocol.cs   run: mono stateful.exe [--keep K] [--wrong]
+//                                                                        [--totals FILE]
 // or with the .NET SDK: these two files in a console project (without its Program.cs), dotnet build.
 //
 // The rules are those of corners.c / corners.js / corners.cs (dead-end, early-end, forced-cell; --wrong
 // adds wall-ahead), computed here from the board view the program recomputes after every step.
 // Each answer carries "steps": how many Step calls it took (0: a kept state, 1: one move on from a
 // kept state, the number of moves: replayed from the start); the verifier ignores fields it does not
-// know. On exit the totals go to stderr.
+// know. On exit the totals go to stderr, and with --totals FILE also onto the end of FILE.
 using System;
 using System.Collections.Generic;
+using System.IO;
 using System.Text;
 
 /// <summary>The "research program". Such a program often is C# 9 top-level statements with its state in
@@ -68,8 +70,9 @@ class Labyrinth
     {
         int m = Moves.IndexOf(move);
         int[] head = path[path.Count - 1];
-        if (m < 0 || !Free(head[0] + DX[m], head[1] + DY[m]))
-            throw new FormatException("move " + path.Count + " (" + move + ") is not a free field");
+        if (m < 0) throw new FormatException("not a move: " + move);
+        if (!Free(head[0] + DX[m], head[1] + DY[m]))
+            throw new FormatException("move " + path.Count + " (" + move + ") is not free");
         last = m;
         path.Add(new[] { head[0] + DX[m], head[1] + DY[m] });
         taken[head[0] + DX[m], head[1] + DY[m]] = true;
@@ -139,6 +142,7 @@ static class Adapter
     static readonly List<Kept> kept = new List<Kept>();
     const int MaxN = 101;
     static int keep = 8;
+    static string totalsFile;
     static long clock, states, steps, replays;
 
     static int Main(string[] args)
@@ -147,17 +151,20 @@ static class Adapter
         {
             if (args[i] == "--wrong") Labyrinth.Wrong = true;
             else if (args[i] == "--keep" && i + 1 < args.Length && int.TryParse(args[++i], out keep) && keep >= 1) { }
+            else if (args[i] == "--totals" && i + 1 < args.Length) totalsFile = args[++i];
             else
             {
-                Console.Error.WriteLine("stateful.exe: unknown argument " + args[i] + " (usage: [--keep K, K >= 1] [--wrong])");
+                Console.Error.WriteLine("stateful.exe: bad arguments '" + string.Join(" ", args) +
+                                        "' (usage: [--keep K, K >= 1] [--wrong] [--totals FILE])");
                 return 2;
             }
         }
         Protocol.Serve("{\"type\":\"hello\",\"protocol\":1,\"engine\":\"stateful-cs" + (Labyrinth.Wrong ? "-wrong" : "") +
                        "\",\"version\":\"1\",\"sizes\":{\"min\":3,\"max\":" + MaxN + "},\"batch\":true,\"max_batch\":" +
                        Protocol.MaxBatch + ",\"order\":\"depth-first\"}", Decide);
-        Console.Error.WriteLine("stateful: " + states + " states, " + steps + " steps, " + replays +
-                                " replayed from the start");
+        string totals = "stateful: " + states + " states, " + steps + " steps, " + replays + " replayed from the start";
+        Console.Error.WriteLine(totals);
+        if (totalsFile != null) File.AppendAllText(totalsFile, totals + "\n");
         return 0;
     }
 

@@ -157,6 +157,8 @@ def _audit(args):
             raise LabyrinthError("cuts the exhaustive tree: it goes with --exhaustive", source=f"--split {args.split}")
         check_split(args.n, args.split)
     rules = rule_set(args)  # validates the names (and starts an engine, to check it) before any work
+    order = getattr(rules, "order", None)  # an external engine's: the option's, else its hello's
+    asked = f", asked {order}" if isinstance(order, str) else ""
     off = tuple(r for r in args.off.split(",") if r)
     on = tuple(r for r in args.on.split(",") if r)
     progress, bars = _audit_progress(args)
@@ -179,7 +181,6 @@ def _audit(args):
         emit({"campaign": campaign, "rules": rules_label(rules, args), "totals": totals.to_json()})
     else:
         what = "exhaustive" if args.exhaustive else f"{args.walks} walks, seed {args.seed}"
-        asked = f", asked {rules.order}" if hasattr(rules, "order") else ""
         print(f"campaign {campaign} in {args.db}: {args.n}x{args.n}, rules {rules_label(rules, args)}, {what}"
               + (f", oracle {oracle}" if oracle != "auto" else "") + asked)
         _print_totals(totals, distinct=distinct)

@@ -87,8 +87,12 @@ class EngineRuleSet:
 
     @property
     def order(self):
-        """``"breadth-first"`` or ``"depth-first"``: as chosen for this rule set, else as the engine prefers."""
-        return self._order or self.info.order
+        """``"breadth-first"`` or ``"depth-first"``: as chosen for this rule set, else as the engine prefers
+        (its handshake, read once: a closed engine is not restarted to ask again)."""
+        if self._order:
+            return self._order
+        known = self._process.info
+        return (known if known is not None else self.info).order
 
     def take_latency(self):
         """The latency figures since the last call (a unit of work reads its own share)."""
