@@ -61,14 +61,16 @@ test: $(STAMP) browser engines
 screenshots: $(STAMP) browser
 	LABYRINTH_SCREENSHOTS=reports $(BIN)/python -m pytest -q tests/test_browser.py
 
-## bench: the oracle, walker, verifier, counting and toggle-squares benchmarks recorded in reports/BENCHMARKS.md
-bench: $(STAMP)
+## bench: the oracle, walker, verifier, counting, toggle-squares and engine benchmarks recorded in
+## reports/BENCHMARKS.md (bench/engine_order.py needs Mono: `make engines`)
+bench: $(STAMP) engines
 	$(BIN)/python bench/oracle.py
 	$(BIN)/python bench/walker.py
 	$(BIN)/python bench/audit.py
 	$(BIN)/python bench/count.py
 	$(BIN)/python bench/toggle.py
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/engine_order.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -1,9 +1,10 @@
 """The order of states an engine is asked in (issue 31): the 7x7 exhaustive audit through the C# engines.
 
-Usage: python bench/engine_order.py [--every 10] [-n 7] [--keep 8,64]
+Usage: python bench/engine_order.py [--every 30] [-n 7] [--stateful "--keep 8" "--keep 64" ...]
 
 Builds examples/engines/corners.cs (stateless: it lays out every state it is asked about) and
-stateful.cs (it only steps, keeping --keep instances: each count a configuration) with Mono's mcs, and runs the units of the
+stateful.cs (it only steps; each --stateful argument list, e.g. "--keep 64 --work 20", is an engine
+of its own) with Mono's mcs, and runs the units of the
 exhaustive audit of an n x n board (the subtrees of the cut at 2n - 2 moves, in the campaign's order;
 every --every-th of them, or all with --every 1) through each engine asked breadth-first (a level of
 the subtree per request: the order before issue 31) and depth-first (one state per request, each
@@ -70,15 +71,16 @@ def _machine():
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("-n", type=int, default=7)
-    ap.add_argument("--every", type=int, default=10, help="run every K-th unit of the audit (1: all)")
-    ap.add_argument("--keep", default="8,64", help="instances stateful.cs keeps (a list: one configuration each)")
+    ap.add_argument("--every", type=int, default=30, help="run every K-th unit of the audit (1: all)")
+    ap.add_argument("--stateful", nargs="+", default=["--keep 8", "--keep 64"], metavar="ARGS",
+                    help="stateful.cs's arguments, one configuration each (default: '--keep 8' '--keep 64')")
     args = ap.parse_args()
     print(f"machine: {_machine()}")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         commands = _build(tmp)
-        for keep in args.keep.split(","):
-            commands[f"stateful --keep {int(keep)}"] = f"{commands['stateful']} --keep {int(keep)}"
+        for extra in args.stateful:
+            commands[f"stateful {extra}"] = f"{commands['stateful']} {extra}"
         del commands["stateful"]
         split = 2 * args.n - 2
         with EngineRuleSet(commands["corners"]) as rules:

@@ -8,7 +8,8 @@ already in the store):
   only on the seed and i), so any range of walks can run anywhere; with an
   external engine (``engine:COMMAND``) unit ``walks i-j`` holds
   :data:`ENGINE_WALKS_PER_UNIT` walks, walked in lockstep so that each step is
-  one request for all of them;
+  one request for all of them (or, for an engine asked depth-first, one walk
+  after the other);
 * ``exhaustive``: the keep-left tree is cut at ``split`` moves; each prefix
   there is a unit (its subtree, audited by the numba kernel of
   :mod:`verify._exhaustive`, or in Python by :mod:`verify._subtree` for a rule

@@ -5,14 +5,16 @@
 // and, when a request extends a kept state, steps on from a copy of it instead of from the start; its
 // hello says "order": "depth-first", so the verifier sends states in an order where that is the rule.
 // Build with Mono:      mcs -out:stateful.exe stateful.cs Protocol.cs   run: mono stateful.exe [--keep K] [--wrong]
-//                                                                        [--totals FILE]
+//                                                                        [--totals FILE] [--work W]
 // or with the .NET SDK: these two files in a console project (without its Program.cs), dotnet build.
 //
 // The rules are those of corners.c / corners.js / corners.cs (dead-end, early-end, forced-cell; --wrong
 // adds wall-ahead), computed here from the board view the program recomputes after every step.
 // Each answer carries "steps": how many Step calls it took (0: a kept state, 1: one move on from a
 // kept state, the number of moves: replayed from the start); the verifier ignores fields it does not
-// know. On exit the totals go to stderr, and with --totals FILE also onto the end of FILE.
+// know. On exit the totals go to stderr, and with --totals FILE also onto the end of FILE. --work W
+// recomputes the board view W times a step: a stand-in for a program whose step costs more (the
+// benchmark bench/engine_order.py uses it to show where the order of states starts to matter).
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -27,6 +29,7 @@ class Labyrinth
     public static readonly string Moves = "UDLR";
     static readonly int[] DX = { 0, 0, -1, 1 }, DY = { -1, 1, 0, 0 };
     public static bool Wrong;
+    public static int Work = 1;
 
     public int size;
     public List<int[]> path = new List<int[]>();   // the line: [x, y] from [1, 1]
@@ -82,6 +85,7 @@ class Labyrinth
     /// <summary>After each step: the whole board's view, then the rules at the head.</summary>
     void Compute()
     {
+        for (int w = 0; w < Work; w++)
         for (int x = 1; x <= size; x++)
             for (int y = 1; y <= size; y++)
             {
@@ -152,10 +156,12 @@ static class Adapter
             if (args[i] == "--wrong") Labyrinth.Wrong = true;
             else if (args[i] == "--keep" && i + 1 < args.Length && int.TryParse(args[++i], out keep) && keep >= 1) { }
             else if (args[i] == "--totals" && i + 1 < args.Length) totalsFile = args[++i];
+            else if (args[i] == "--work" && i + 1 < args.Length && int.TryParse(args[++i], out Labyrinth.Work)
+                     && Labyrinth.Work >= 1) { }
             else
             {
                 Console.Error.WriteLine("stateful.exe: bad arguments '" + string.Join(" ", args) +
-                                        "' (usage: [--keep K, K >= 1] [--wrong] [--totals FILE])");
+                                        "' (usage: [--keep K, K >= 1] [--wrong] [--totals FILE] [--work W, W >= 1])");
                 return 2;
             }
         }
@@ -211,13 +217,15 @@ static class Adapter
         stepped = moves.Length - from;
         steps += stepped;
         kept.Add(new Kept { n = n, moves = moves, game = game, used = clock });
-        if (kept.Count > keep)
-        {
-            int oldest = 0;
-            for (int i = 1; i < kept.Count; i++) if (kept[i].used < kept[oldest].used) oldest = i;
-            kept.RemoveAt(oldest);
-        }
+        if (kept.Count > keep) kept.RemoveAt(LeastRecentlyUsed());
         return game;
+    }
+
+    static int LeastRecentlyUsed()
+    {
+        int oldest = 0;
+        for (int i = 1; i < kept.Count; i++) if (kept[i].used < kept[oldest].used) oldest = i;
+        return oldest;
     }
 
     /// <summary>The fields of one answer (without braces), read from the program's own lists.</summary>
