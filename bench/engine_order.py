@@ -17,8 +17,7 @@ findings of all configurations are compared unit by unit and must be identical.
 """
 
 import argparse
-import os
-import platform
+import importlib.util
 import shutil
 import subprocess
 import sys
@@ -55,17 +54,12 @@ def _key(findings):
 
 
 def _machine():
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    """bench/cold_start.py's machine line (CPU, cores, Python, load average), and Mono's version."""
+    spec = importlib.util.spec_from_file_location("cold_start", Path(__file__).with_name("cold_start.py"))
+    cold_start = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cold_start)
     mono = subprocess.run(["mono", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
-    return (f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}, {mono}; load average "
-            f"{os.getloadavg()[0]:.1f} at the start")
+    return f"{cold_start.machine()}; {mono}"
 
 
 def main():

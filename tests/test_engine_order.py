@@ -182,6 +182,18 @@ def test_a_stepping_engine_steps_less_depth_first_with_the_same_findings(keep, c
         assert steps["depth-first"] < 2 * states["depth-first"] < steps["breadth-first"]
 
 
+def test_the_hello_says_the_order_and_an_old_engine_gets_breadth_first():
+    from labyrinth.rules import EngineRuleSet
+
+    served = f"{PY} -m labyrinth.cli engine --rules universal"
+    with EngineRuleSet(f"{served} --order depth-first") as deep, EngineRuleSet(served) as plain:
+        assert deep.info.order == deep.order == DEPTH_FIRST
+        assert plain.info.order == plain.order == "breadth-first"  # a hello without the field
+    chosen = EngineRuleSet(f"{served} --order depth-first", order="breadth-first")
+    assert chosen.order == "breadth-first"  # --order overrides the hello, without starting the engine
+    assert not chosen._process.running
+
+
 def test_order_goes_with_an_engine_only(tmp_path):
     for args in (("-n", "5", "--walks", "2", "--rules", "universal"),
                  ("--trace", str(ROOT / "data" / "corpus"))):
