@@ -22,11 +22,10 @@ reads them); only the requests differ.
 """
 
 from labyrinth.engine.walker import heading, keep_left_order
+from labyrinth.engine_protocol.messages import DEPTH_FIRST
 from verify.audit import count_fired
 
 __all__ = ["Answered", "python_subtree"]
-
-_DEPTH_FIRST = "depth-first"
 
 
 def _decisions(rules, states):
@@ -84,7 +83,7 @@ def python_subtree(start, rules, asker, fired=None, order=None):
     alive (the caller decides a root without walkthroughs, as it does for
     the kernel).
     """
-    known = _depth_first(start, rules) if order == _DEPTH_FIRST else None
+    known = _depth_first(start, rules) if order == DEPTH_FIRST else None
     states = [start]
     parent = [-1]
     opened = []  # per node: the open moves' letters ("" at a leaf)
