@@ -33,18 +33,25 @@ browser:
 	    || echo "note: could not install chromium: the browser test will skip"; \
 	else echo "note: no chromium and no root to install it: the browser test will skip"; fi
 
-## engines: a C compiler (`cc`) and Node.js for the reference rule engines of examples/engines/, which the
-## tests build and audit (tests/test_engine_protocol.py); detected with `command -v cc node`, installed
-## with apt-get (gcc, nodejs) where missing and possible; the tests fail, naming the missing tool, otherwise
+## engines: a C compiler (`cc`), Node.js and Mono (`mcs`, `mono`) for the reference rule engines of
+## examples/engines/, which the tests build and audit (tests/test_engine_protocol.py); detected with `command -v`,
+## installed with apt-get (gcc, nodejs, mono-mcs, mono-runtime) where missing and possible; the tests fail, naming
+## the missing tool, otherwise. Where `mcs` is present it builds the C# engines into out/ (out/corners.exe,
+## out/stateful.exe: `mono out/corners.exe`)
+CS := examples/engines/Protocol.cs
 engines:
-	@if command -v cc >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then :; \
+	@if command -v cc >/dev/null 2>&1 && command -v node >/dev/null 2>&1 && command -v mcs >/dev/null 2>&1 \
+	   && command -v mono >/dev/null 2>&1; then :; \
 	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc nodejs >/dev/null) \
-	    || echo "note: could not install gcc/nodejs: the engine tests will fail"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc nodejs mono-mcs mono-runtime >/dev/null) \
+	    || echo "note: could not install gcc/nodejs/mono: the engine tests will fail"; \
 	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
-	  (sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc nodejs >/dev/null) \
-	    || echo "note: could not install gcc/nodejs: the engine tests will fail"; \
-	else echo "note: no C compiler (cc) or no node, and no root to install them: the engine tests will fail"; fi
+	  (sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc nodejs mono-mcs mono-runtime >/dev/null) \
+	    || echo "note: could not install gcc/nodejs/mono: the engine tests will fail"; \
+	else echo "note: one of cc, node, mcs, mono is missing and there is no root to install it: the engine tests will fail"; fi
+	@if command -v mcs >/dev/null 2>&1; then \
+	  mkdir -p out && mcs -langversion:7 -out:out/corners.exe examples/engines/corners.cs $(CS) >/dev/null \
+	  && mcs -langversion:7 -out:out/stateful.exe examples/engines/stateful.cs $(CS) >/dev/null; fi
 
 ## test: install, then run the whole suite (heavy checks and the browser test included)
 test: $(STAMP) browser engines
@@ -54,14 +61,16 @@ test: $(STAMP) browser engines
 screenshots: $(STAMP) browser
 	LABYRINTH_SCREENSHOTS=reports $(BIN)/python -m pytest -q tests/test_browser.py
 
-## bench: the oracle, walker, verifier, counting and toggle-squares benchmarks recorded in reports/BENCHMARKS.md
-bench: $(STAMP)
+## bench: the oracle, walker, verifier, counting, toggle-squares and engine benchmarks recorded in
+## reports/BENCHMARKS.md (bench/engine_order.py needs Mono: `make engines`)
+bench: $(STAMP) engines
 	$(BIN)/python bench/oracle.py
 	$(BIN)/python bench/walker.py
 	$(BIN)/python bench/audit.py
 	$(BIN)/python bench/count.py
 	$(BIN)/python bench/toggle.py
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/engine_order.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -1,6 +1,8 @@
-"""Shared fixtures: every installed oracle backend, and the corpus folder shipped with the project."""
+"""Shared fixtures: every installed oracle backend, the corpus folder shipped with the project, the C# engines."""
 
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,31 @@ def corpus_files():
     files = sorted(CORPUS.rglob("*.txt"))
     assert len(files) >= 400, f"corpus missing from {CORPUS}"
     return files
+
+
+@pytest.fixture(scope="session")
+def cs_engines(tmp_path_factory):
+    """The C# engines of examples/engines/ built with Mono's ``mcs``: name -> command (``mono ...exe``).
+
+    ``make test`` installs Mono (mono-mcs, mono-runtime): a missing ``mcs`` or
+    ``mono`` is a failure naming it, not a skip, as for the C and JS engines.
+    """
+    tools = {tool: shutil.which(tool) for tool in ("mcs", "mono")}
+    for tool, path in tools.items():
+        if path is None:
+            pytest.fail(f"no '{tool}' on PATH: run `make test` (it installs mono-mcs and mono-runtime) or install "
+                        "Mono")
+    engines = Path(__file__).resolve().parent.parent / "examples" / "engines"
+    out = tmp_path_factory.mktemp("cs-engines")
+    built = {}
+    for name in ("corners", "stateful"):
+        exe = out / f"{name}.exe"
+        proc = subprocess.run([tools["mcs"], "-langversion:7", "-warnaserror", f"-out:{exe}",
+                               str(engines / f"{name}.cs"), str(engines / "Protocol.cs")],
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        built[name] = f"{tools['mono']} {exe}"
+    return built
 
 
 def check_golden(path, text):

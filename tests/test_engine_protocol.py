@@ -2,8 +2,9 @@
 
 * a rule set served by ``labyrinth engine --rules X`` audits exactly as ``--rules X`` in process
   (walks, stats, exhaustive: the Python subtree audit against the numba kernel);
-* the reference engines in C and JavaScript find exactly the findings an independent brute force
-  derives from their rules (a third implementation of the rules, here, in Python);
+* the reference engines in C, JavaScript and C# (and the stateful C# engine, which only steps) find
+  exactly the findings an independent brute force derives from their rules (another implementation of
+  the rules, here, in Python);
 * a crashing, hanging, garbage-printing or off-board engine is one line, exit 2, and a campaign
   it stopped keeps its units and resumes.
 """
@@ -87,6 +88,7 @@ def test_every_malformed_answer_is_an_engine_error_naming_engine_request_and_ans
     ('{"type": "decision"}', "first line must be its hello"),
     ('{"type": "hello", "protocol": 1, "engine": "t", "puzzles": ["chess"]}', "does not play the labyrinth"),
     ('{"type": "hello", "protocol": 1, "engine": "t", "sizes": "some"}', "'sizes' must be"),
+    ('{"type": "hello", "protocol": 1, "engine": "t", "order": "random"}', "'order' must be"),
 ])
 def test_a_bad_handshake_is_refused(hello, needle):
     with pytest.raises(EngineError, match=needle):
@@ -210,7 +212,7 @@ def test_the_cli_audit_of_a_served_set_stores_the_same_findings_with_two_workers
     assert "engine: " in proc.stdout and "round trip median" in proc.stdout
 
 
-# --- the reference engines in C and JavaScript -----------------------------------------------------
+# --- the reference engines in C, JavaScript and C# ------------------------------------------------------
 def _reference(state, wrong):
     """The reference engines' rules, written again here: ``(open moves, {closed move: rule names})``."""
     b = state.board
@@ -277,11 +279,19 @@ def _node():
     return node
 
 
-@pytest.mark.parametrize("lang", ["c", "js"])
+def _engine_command(lang, request):
+    """The command of a reference engine: ``c``, ``js``, ``cs`` (corners.cs) or ``stateful`` (stateful.cs)."""
+    if lang == "c":
+        return request.getfixturevalue("c_engine")
+    if lang == "js":
+        return f"{_node()} {ENGINES / 'corners.js'}"
+    return request.getfixturevalue("cs_engines")["corners" if lang == "cs" else "stateful"]
+
+
+@pytest.mark.parametrize("lang", ["c", "js", "cs", "stateful"])
 @pytest.mark.parametrize("wrong", [False, True])
-def test_a_reference_engine_has_exactly_the_findings_its_rules_imply(lang, wrong, c_engine):
-    command = c_engine if lang == "c" else f"{_node()} {ENGINES / 'corners.js'}"
-    command += " --wrong" if wrong else ""
+def test_a_reference_engine_has_exactly_the_findings_its_rules_imply(lang, wrong, request):
+    command = _engine_command(lang, request) + (" --wrong" if wrong else "")
     with Store(":memory:") as store:
         _, totals, found = run_campaign(store, n=5, rules_args=(f"engine:{command}", (), ()), exhaustive=True,
                                         patterns=0)
@@ -293,16 +303,21 @@ def test_a_reference_engine_has_exactly_the_findings_its_rules_imply(lang, wrong
     assert not wrong or all("wall-ahead" in r for k, _, _, r in want if k == "over-pruned")
 
 
-def test_the_c_and_js_engines_walk_and_blame_alike(c_engine, oracle):
-    with EngineRuleSet(f"{c_engine} --wrong") as c, EngineRuleSet(f"{_node()} {ENGINES / 'corners.js'} --wrong") as js:
+def test_the_reference_engines_walk_and_blame_alike(request, oracle):
+    engines = [EngineRuleSet(_engine_command(lang, request) + " --wrong") for lang in ("c", "js", "cs", "stateful")]
+    try:
         kinds = set()
         for i in range(4):
-            a, _ = audit_walk(9, c, 5, i, oracle)
-            b, _ = audit_walk(9, js, 5, i, oracle)
-            assert _key(a) == _key(b)
+            a, _ = audit_walk(9, engines[0], 5, i, oracle)
+            for other in engines[1:]:
+                assert _key(audit_walk(9, other, 5, i, oracle)[0]) == _key(a), other.name
             kinds |= {f.kind for f in a}
         assert "over-pruned" in kinds
-        assert c.name == "corners-c-wrong" and js.name == "corners-js-wrong"
+        assert [e.name for e in engines] == ["corners-c-wrong", "corners-js-wrong", "corners-cs-wrong",
+                                             "stateful-cs-wrong"]
+    finally:
+        for e in engines:
+            e.close()
 
 
 def test_regress_between_two_engines_names_the_wrong_rule(c_engine, tmp_path):

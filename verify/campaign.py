@@ -8,7 +8,8 @@ already in the store):
   only on the seed and i), so any range of walks can run anywhere; with an
   external engine (``engine:COMMAND``) unit ``walks i-j`` holds
   :data:`ENGINE_WALKS_PER_UNIT` walks, walked in lockstep so that each step is
-  one request for all of them;
+  one request for all of them (or, for an engine asked depth-first, one walk
+  after the other);
 * ``exhaustive``: the keep-left tree is cut at ``split`` moves; each prefix
   there is a unit (its subtree, audited by the numba kernel of
   :mod:`verify._exhaustive`, or in Python by :mod:`verify._subtree` for a rule
@@ -38,6 +39,7 @@ import hashlib
 import time
 
 from labyrinth.engine import State
+from labyrinth.engine_protocol.messages import DEPTH_FIRST
 from labyrinth.errors import LabyrinthError
 from verify._run import Run, Workers
 from verify.audit import (
@@ -89,7 +91,7 @@ PATTERNS_ALL_UP_TO = 11
 PATTERN_SECONDS = 10.0
 
 
-def _init(rules_args, time_limit, patterns, oracle="auto", engine_timeout=None):
+def _init(rules_args, time_limit, patterns, oracle="auto", engine_timeout=None, engine_order=None):
     from labyrinth.rules import get_rule_set
     from oracle import get_oracle
 
@@ -97,10 +99,10 @@ def _init(rules_args, time_limit, patterns, oracle="auto", engine_timeout=None):
     old = _CTX.get("rules")
     if hasattr(old, "close"):  # an external engine of the previous campaign in this worker
         old.close()
-    _CTX.update(rules=get_rule_set(name, off=off, on=on, engine_timeout=engine_timeout),
+    _CTX.update(rules=get_rule_set(name, off=off, on=on, engine_timeout=engine_timeout, engine_order=engine_order),
                 oracle=get_oracle(oracle, time_limit=time_limit), second=second_opinion(oracle, time_limit),
                 time_limit=time_limit, patterns=patterns, args=(rules_args, time_limit, patterns, oracle,
-                                                                engine_timeout))
+                                                                engine_timeout, engine_order))
 
 
 def second_opinion(oracle, time_limit):
@@ -181,17 +183,22 @@ def _walk_unit(n, seed, index):
 
 
 def _walks_unit(n, seed, first, stop):
-    """Walks ``first`` to ``stop - 1`` as one unit, walked in lockstep: an external engine's unit of work.
+    """Walks ``first`` to ``stop - 1`` as one unit: an external engine's unit of work.
 
-    Each step asks the engine about every walk still going in one request
-    (see :func:`labyrinth.engine.walker.random_walks`); each walk is then
-    audited from the answers kept, and confirmed, as a ``walk i`` unit is.
+    Walked in lockstep, each step one request about every walk still going
+    (see :func:`labyrinth.engine.walker.random_walks`), or, for an engine
+    asked depth-first, one walk after the other, each state one request
+    extending the one before (the same walks); each walk is then audited
+    from the answers kept, and confirmed, as a ``walk i`` unit is.
     """
-    from labyrinth.engine.walker import random_walks
+    from labyrinth.engine.walker import random_walk, random_walks
 
     t0 = time.perf_counter()
     rules = _CTX["rules"]
-    walks = random_walks(n, rules, seed, range(first, stop))
+    if getattr(rules, "order", None) == DEPTH_FIRST:
+        walks = [random_walk(n, rules, seed, index=i) for i in range(first, stop)]
+    else:
+        walks = random_walks(n, rules, seed, range(first, stop))
     totals, found = AuditTotals(), []
     for index, walk in zip(range(first, stop), walks):
         findings, one = audit_walk(n, rules, seed, index, _CTX["oracle"], walk=walk)
@@ -225,6 +232,7 @@ def _tree_unit(n, prefix):
     asker = _Asker(_CTX["oracle"], totals)
     board = start.board
     states = {}
+    audited = rules
     if kernel_runs(rules):
         records, counters, fired = run_subtree(start, rules)
         totals.walkthroughs, totals.stuck = int(counters[1]), int(counters[2])
@@ -238,10 +246,12 @@ def _tree_unit(n, prefix):
             cells = [int(c) for c in row[3: 4 + depth]]
             states.setdefault(tuple(cells), State(board, cells))
     else:  # a rule set without a kernel (an external engine): the same audit in Python
-        from verify._subtree import python_subtree
+        from verify._subtree import Answered, python_subtree
 
-        nodes, totals.walkthroughs, totals.stuck, totals.steps = python_subtree(start, rules, asker, totals.fired)
+        nodes, totals.walkthroughs, totals.stuck, totals.steps, answers = python_subtree(
+            start, rules, asker, totals.fired, order=getattr(rules, "order", None))
         states = {s.path: s for s in nodes}
+        audited = Answered(rules, answers)  # the audit below reads the answers the tree was built from
     findings = []
     root_dead = False
     if totals.walkthroughs == 0 and not start.at_end():
@@ -250,7 +260,7 @@ def _tree_unit(n, prefix):
     if not root_dead:
         seen = set()
         for state in states.values():
-            for f in audit_state(state, rules, asker)[0]:
+            for f in audit_state(state, audited, asker)[0]:
                 if (f.state, f.move) not in seen:
                     seen.add((f.state, f.move))
                     f.unit = f"tree {prefix or '-'}"
@@ -339,7 +349,7 @@ def check_split(n, split):
 def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, split=None, jobs=1,
                  executor="local", address=None, oracle="auto", time_limit=60.0, patterns="auto",
                  pattern_time_limit=PATTERN_SECONDS, resume=False, progress=None, engine_timeout=None,
-                 refuse_same=False, on_stop=None):
+                 engine_order=None, refuse_same=False, on_stop=None):
     """Run an audit campaign into ``store``; returns ``(campaign id, totals, findings reported)``.
 
     Parameters
@@ -365,6 +375,11 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
     engine_timeout : float, optional
         Seconds per request of an external engine (``rules_args`` named
         ``engine:COMMAND``; every worker starts its own engine).
+    engine_order : str, optional
+        ``"breadth-first"`` or ``"depth-first"``: the order an external
+        engine is asked in (None: the order its hello prefers, else
+        breadth-first). Not a campaign parameter: the findings are the same
+        in either order, so a campaign resumes in the other.
     refuse_same : bool
         Without ``resume``, refuse (:class:`~labyrinth.errors.CampaignExists`)
         when the store holds a campaign with these settings, instead of starting another.
@@ -377,7 +392,7 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
     from oracle import get_oracle
 
     name, off, on = rules_args
-    rules = get_rule_set(name, off=off, on=on, engine_timeout=engine_timeout)
+    rules = get_rule_set(name, off=off, on=on, engine_timeout=engine_timeout, engine_order=engine_order)
     if exhaustive and not (kernel_runs(rules) or hasattr(rules, "decide_many")):
         raise LabyrinthError("an exhaustive audit needs a compiled rule set, oracle or an external engine "
                              "(not future-lines: in Python it would take hours)", token=name)
@@ -395,13 +410,14 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
     if exhaustive:
         units, top = _split(n, rules, split)
         tasks = [(_tree_unit, (n, u), f"tree {u or '-'}") for u in units]
-    elif hasattr(rules, "decide_many"):  # an external engine: walks in lockstep groups, one request per step
+    elif hasattr(rules, "decide_many"):  # an external engine: groups of walks (in lockstep, or depth-first)
         step = ENGINE_WALKS_PER_UNIT
         tasks = [(_walks_unit, (n, seed, i, min(i + step, walks)), walks_unit_name(i, min(i + step, walks)))
                  for i in range(0, walks, step)]
     else:
         tasks = [(_walk_unit, (n, seed, i), f"walk {i}") for i in range(walks)]
-    init_args = ((name, tuple(off), tuple(on)), time_limit, (patterns, pattern_time_limit), oracle, engine_timeout)
+    init_args = ((name, tuple(off), tuple(on)), time_limit, (patterns, pattern_time_limit), oracle, engine_timeout,
+                 engine_order)
     try:
         with Run(store, campaign, tasks, progress, _WORKERS, extra=["top"] if exhaustive else [], on_stop=on_stop) as run:
             run.execute(init_args, jobs=jobs, executor=executor, address=address)
@@ -452,7 +468,7 @@ def run_trace_campaign(store, files, *, jobs=1, executor="local", address=None, 
                                     resume=resume, refuse_same=refuse_same)
     tasks = [(_trace_unit, (f,), f"file {f}") for f in files]
     with Run(store, campaign, tasks, progress, _WORKERS, on_stop=on_stop) as run:
-        run.execute((("none", (), ()), time_limit, (patterns, pattern_time_limit), oracle, None), jobs=jobs,
+        run.execute((("none", (), ()), time_limit, (patterns, pattern_time_limit), oracle, None, None), jobs=jobs,
                     executor=executor, address=address)
     store.finish_campaign(campaign, run.totals.to_json())
     summaries = [t["trace"] for u, t in sorted(store.done_units(campaign).items()) if "trace" in t]

@@ -75,6 +75,22 @@ def rules_args(p):
                         "engine counts as hung and the run stops")
 
 
+def order_arg(p):
+    """``--order``: how an external engine is asked in exhaustive audits and walk campaigns."""
+    p.add_argument("--order", default="auto", choices=["auto", "breadth-first", "depth-first"],
+                   help="external engine: the order of the states it is asked about. breadth-first: a level of "
+                        "the exhaustive tree per request, walks in lockstep (fewest requests); depth-first: one "
+                        "state per request, each extending the one before or going back up its line (for an "
+                        "engine that steps rather than jumps to a state); auto (default): the order the engine's "
+                        "hello prefers, else breadth-first. The findings are the same in either order")
+
+
+def engine_order(args):
+    """The ``--order`` chosen (None: auto, the engine's own preference)."""
+    order = getattr(args, "order", "auto")
+    return None if order == "auto" else order
+
+
 def engine_rules(name, command):
     """The rule-set name for ``--rules NAME`` or ``--engine CMD`` (not both)."""
     from labyrinth.rules import ENGINE_PREFIX
@@ -96,7 +112,8 @@ def rule_set(args):
     args.engine = None
     off = [r for r in getattr(args, "off", "").split(",") if r]
     on = [r for r in getattr(args, "on", "").split(",") if r]
-    rules = get_rule_set(args.rules, off=off, on=on, engine_timeout=getattr(args, "engine_timeout", None))
+    rules = get_rule_set(args.rules, off=off, on=on, engine_timeout=getattr(args, "engine_timeout", None),
+                         engine_order=engine_order(args))
     if hasattr(rules, "start"):
         rules.start()
     return rules

@@ -18,6 +18,9 @@ def register(sub):
     engine.add_argument("--on", default="", metavar="RULE[,RULE...]", help="switch these optional rules on")
     engine.add_argument("--name", metavar="NAME", help="the engine name said in the handshake "
                                                        "(default labyrinth-RULES)")
+    engine.add_argument("--order", choices=["breadth-first", "depth-first"],
+                        help="the order of states the handshake says this engine prefers (docs/engine-protocol.md; "
+                             "default: it says nothing, and gets breadth-first)")
     engine.set_defaults(run=_engine)
 
 
@@ -42,5 +45,5 @@ def _engine(args):
         sys.stdout.flush()
 
     lines = bounded_lines(sys.stdin, source="<stdin>", limit=MAX_LINE)  # /dev/zero is refused, not read forever
-    serve(rules, lines, write, name=args.name, version=__version__)
+    serve(rules, lines, write, name=args.name, version=__version__, order=args.order)
     return EXIT_OK

@@ -10,9 +10,11 @@ from labyrinth.cli._common import (
     EXIT_UNKNOWN,
     advance,
     emit,
+    engine_order,
     expand,
     must_exist,
     note,
+    order_arg,
     progress_bar,
     rule_set,
     rules_args,
@@ -74,6 +76,7 @@ def register(sub):
                        help="exhaustive: cut the tree into subtrees at D moves")
     audit.add_argument("--time-limit", type=seconds, default=60.0, metavar="SECONDS",
                        help="per oracle query (default 60); past it the move is an 'unknown' finding")
+    order_arg(audit)
     audit.add_argument("--patterns", default="auto", metavar="K|all|auto",
                        help="which missed-dead and wrong-force findings get a minimal stuck pattern: 'all'; K per "
                             "unit (a walk, a subtree, a file; the walk's fatal move first); 'auto' (default): all "
@@ -154,6 +157,8 @@ def _audit(args):
             raise LabyrinthError("cuts the exhaustive tree: it goes with --exhaustive", source=f"--split {args.split}")
         check_split(args.n, args.split)
     rules = rule_set(args)  # validates the names (and starts an engine, to check it) before any work
+    order = getattr(rules, "order", None)  # an external engine's: the option's, else its hello's
+    asked = f", asked {order}" if isinstance(order, str) else ""
     off = tuple(r for r in args.off.split(",") if r)
     on = tuple(r for r in args.on.split(",") if r)
     progress, bars = _audit_progress(args)
@@ -167,7 +172,8 @@ def _audit(args):
             exhaustive=args.exhaustive, split=args.split, jobs=args.jobs, executor=args.executor,
             address=args.address, oracle=oracle, time_limit=args.time_limit, patterns=patterns,
             pattern_time_limit=args.pattern_time_limit, resume=args.resume, progress=progress,
-            engine_timeout=args.engine_timeout, refuse_same=not args.new, on_stop=_stopping)
+            engine_timeout=args.engine_timeout, engine_order=engine_order(args), refuse_same=not args.new,
+            on_stop=_stopping)
         distinct = len({f["pattern"] for f in store.findings(campaign=campaign) if f["pattern"] is not None})
     if args.json:
         for f in findings:
@@ -176,7 +182,7 @@ def _audit(args):
     else:
         what = "exhaustive" if args.exhaustive else f"{args.walks} walks, seed {args.seed}"
         print(f"campaign {campaign} in {args.db}: {args.n}x{args.n}, rules {rules_label(rules, args)}, {what}"
-              + (f", oracle {oracle}" if oracle != "auto" else ""))
+              + (f", oracle {oracle}" if oracle != "auto" else "") + asked)
         _print_totals(totals, distinct=distinct)
     return EXIT_UNKNOWN if totals.findings.get("unknown", 0) else EXIT_OK
 
@@ -269,9 +275,9 @@ def _audit_traces(args, patterns, oracle):
 
     if args.report:
         writable_output(args.report)  # before the audit: a bad path must not cost the work
-    if args.n is not None or args.rules != "default" or args.off or args.on or args.engine:
-        raise LabyrinthError("--trace audits the options recorded in the files: no -n, --rules, --engine, --off "
-                             "or --on")
+    if args.n is not None or args.rules != "default" or args.off or args.on or args.engine or args.order != "auto":
+        raise LabyrinthError("--trace audits the options recorded in the files: no -n, --rules, --engine, --off, "
+                             "--on or --order")
     if args.jobs < 1:
         raise LabyrinthError("--jobs must be at least 1", token=str(args.jobs))
     files, errors = [], 0

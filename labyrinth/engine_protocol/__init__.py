@@ -18,6 +18,9 @@ from labyrinth.engine_protocol.client import (
     median_seconds,
 )
 from labyrinth.engine_protocol.messages import (
+    BREADTH_FIRST,
+    DEPTH_FIRST,
+    ORDERS,
     PROTOCOL,
     PUZZLE,
     EngineInfo,
@@ -29,10 +32,13 @@ from labyrinth.engine_protocol.messages import (
 from labyrinth.engine_protocol.server import StateCache, answer, serve
 
 __all__ = [
+    "BREADTH_FIRST",
+    "DEPTH_FIRST",
     "ENGINE_TIMEOUT",
     "EngineInfo",
     "EngineProcess",
     "Latency",
+    "ORDERS",
     "PROTOCOL",
     "PUZZLE",
     "StateCache",

@@ -25,9 +25,12 @@ from labyrinth.errors import EngineError, one_line
 from labyrinth.rules.base import DISABLE, FORCE, Decision, Effect
 
 __all__ = [
+    "BREADTH_FIRST",
+    "DEPTH_FIRST",
     "MAX_BATCH",
     "MAX_DEPTH",
     "MAX_LINE",
+    "ORDERS",
     "PROTOCOL",
     "PUZZLE",
     "EngineInfo",
@@ -53,6 +56,11 @@ MAX_LINE = 64 << 20
 MAX_DEPTH = 32
 #: the most states in one request (the verifier sends at most 256)
 MAX_BATCH = 4096
+#: the orders an engine may prefer its states in (its hello's ``order``): a whole level of the exhaustive tree
+#: per request and walks in lockstep (the default: fewest requests), or one state per request, each extending
+#: the one before or going back up its line first (for engines that keep state: a step instead of a replay)
+BREADTH_FIRST, DEPTH_FIRST = "breadth-first", "depth-first"
+ORDERS = (BREADTH_FIRST, DEPTH_FIRST)
 
 
 class Unreadable(ValueError):
@@ -110,7 +118,8 @@ def _check_depth(obj):
 
 @dataclasses.dataclass(frozen=True)
 class EngineInfo:
-    """What an engine said in its handshake: name, version, sizes (None: every size), batching and its cap."""
+    """What an engine said in its handshake: name, version, sizes (None: every size), batching and its cap, and
+    the order it prefers its states in (:data:`ORDERS`)."""
 
     name: str
     version: str = ""
@@ -118,6 +127,7 @@ class EngineInfo:
     batch: bool = False
     puzzles: tuple = (PUZZLE,)
     max_batch: object = None  # the most states per request it takes (None: it did not say)
+    order: str = BREADTH_FIRST
 
     def supports(self, n):
         """Whether the engine said it plays ``n`` x ``n`` boards."""
@@ -167,9 +177,12 @@ def parse_hello(line, *, engine, request):
     max_batch = obj.get("max_batch")
     if max_batch is not None and not (_int(max_batch) and max_batch >= 1):
         _fail("'max_batch' must be a whole number of states, at least 1", name, request, line)
+    order = obj.get("order", BREADTH_FIRST)
+    if order not in ORDERS:
+        _fail(f"'order' must be {' or '.join(map(repr, ORDERS))}", name, request, line)
     version_text = obj.get("version", "")
     return EngineInfo(name.strip(), str(version_text), sizes, batch, tuple(p for p in puzzles if isinstance(p, str)),
-                      max_batch)
+                      max_batch, order)
 
 
 def _sizes(value, engine, request, line):

@@ -14,8 +14,11 @@ from labyrinth.errors import LabyrinthError
 __all__ = ["StateCache", "answer", "serve"]
 
 
-def serve(rules, lines, write, *, name=None, version=""):
+def serve(rules, lines, write, *, name=None, version="", order=None):
     """Answer the protocol's requests read from ``lines`` through ``write(text)``, until ``quit`` or the end.
+
+    ``order``, if given, is the order of states the hello says the engine prefers (``"depth-first"``: the
+    verifier then sends one state per request, each extending the one before or going back up its line).
 
     Returns the number of requests answered. A bad request (not JSON, nested
     too deeply, a number that is not finite, too large a batch) gets an
@@ -53,9 +56,9 @@ def serve(rules, lines, write, *, name=None, version=""):
         if kind == "quit":
             break
         if kind == "hello":
-            write(dumps({"type": "hello", "protocol": PROTOCOL, "engine": name or f"labyrinth-{rules.name}",
-                         "version": version, "puzzles": [PUZZLE], "sizes": "all", "batch": True,
-                         "max_batch": MAX_BATCH}))
+            hello = {"type": "hello", "protocol": PROTOCOL, "engine": name or f"labyrinth-{rules.name}",
+                     "version": version, "puzzles": [PUZZLE], "sizes": "all", "batch": True, "max_batch": MAX_BATCH}
+            write(dumps(hello | ({"order": order} if order else {})))
             continue
         write(dumps(answer(rules, request, cache)))
         answered += 1

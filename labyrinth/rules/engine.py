@@ -15,6 +15,11 @@ and audited from the cache), and :meth:`decide_many` sends several states
 per request to engines that said ``"batch": true`` in their handshake.
 A rule set is named ``engine:COMMAND`` (``get_rule_set("engine:./my-engine
 --fast")``), which is how campaigns store and resume it.
+
+:attr:`EngineRuleSet.order` is the order the audits ask it in: the one the
+rule set was made with (``--order``), else the one the engine prefers (its
+hello's ``order``), else breadth-first. The order changes how many requests
+are sent and what each holds, never an answer, so never a finding.
 """
 
 import atexit
@@ -48,14 +53,18 @@ class EngineRuleSet:
     #: not the perfect walker: the exhaustive audit runs it in Python (:mod:`verify._subtree`), not in the kernel
     perfect = False
 
-    def __init__(self, command, *, timeout=None):
+    def __init__(self, command, *, timeout=None, order=None):
         from labyrinth.engine_protocol.client import ENGINE_TIMEOUT, EngineProcess
+        from labyrinth.engine_protocol.messages import ORDERS
 
         command = command.strip()
         if not command:
             raise LabyrinthError("give the engine's command line", token=ENGINE_PREFIX)
+        if order is not None and order not in ORDERS:
+            raise LabyrinthError(f"the order of states is {' or '.join(ORDERS)}", token=str(order))
         self.command = command
         self.timeout = ENGINE_TIMEOUT if timeout is None else timeout
+        self._order = order
         self._process = _PROCESSES.get(command)  # rule sets of one command share one engine in a process
         if self._process is None:
             self._process = _PROCESSES[command] = EngineProcess(command, timeout=self.timeout)
@@ -75,6 +84,15 @@ class EngineRuleSet:
     def latency(self):
         """Round-trip times of this process's requests (:class:`~labyrinth.engine_protocol.Latency`)."""
         return self._process.latency
+
+    @property
+    def order(self):
+        """``"breadth-first"`` or ``"depth-first"``: as chosen for this rule set, else as the engine prefers
+        (its handshake, read once: a closed engine is not restarted to ask again)."""
+        if self._order:
+            return self._order
+        known = self._process.info
+        return (known if known is not None else self.info).order
 
     def take_latency(self):
         """The latency figures since the last call (a unit of work reads its own share)."""
@@ -154,10 +172,10 @@ class EngineRuleSet:
         return f"EngineRuleSet({self.command!r})"
 
     def __getstate__(self):  # a pickled rule set (Ray) travels as its command; the copy starts its own engine
-        return {"command": self.command, "timeout": self.timeout}
+        return {"command": self.command, "timeout": self.timeout, "order": self._order}
 
     def __setstate__(self, state):
-        self.__init__(state["command"], timeout=state["timeout"])
+        self.__init__(state["command"], timeout=state["timeout"], order=state.get("order"))
 
 
 def close_all():

@@ -152,15 +152,16 @@ def _window_rule(name):
     return WindowRule(int(radius))
 
 
-def get_rule_set(name, off=(), on=(), *, engine_timeout=None):
+def get_rule_set(name, off=(), on=(), *, engine_timeout=None, engine_order=None):
     """A rule set by name (or a ``.rule`` file: universal rules + its patterns; or ``engine:COMMAND``).
 
     ``off`` names rules to switch off, ``on`` optional rules to switch on
     (``future-lines``, ``two-matching``, ``closure``, and ``window:R`` for a
     radius R from 1 to 5, which adds the window rule); unknown names are a
     one-line error. An external
-    engine (``engine:COMMAND``) has no rules to switch and gets
-    ``engine_timeout`` seconds per request; it starts when first asked.
+    engine (``engine:COMMAND``) has no rules to switch, gets
+    ``engine_timeout`` seconds per request and is asked in ``engine_order``
+    (None: the order it prefers); it starts when first asked.
     """
     off, on = frozenset(off), frozenset(on)
     windows = [_window_rule(w) for w in sorted(on) if w.startswith(WINDOW_PREFIX)]
@@ -168,7 +169,10 @@ def get_rule_set(name, off=(), on=(), *, engine_timeout=None):
         if off or on:
             raise LabyrinthError("an external engine's rules cannot be switched on or off here",
                                  token=",".join(sorted(off | on)))
-        return EngineRuleSet(name[len(ENGINE_PREFIX):], timeout=engine_timeout)
+        return EngineRuleSet(name[len(ENGINE_PREFIX):], timeout=engine_timeout, order=engine_order)
+    if engine_order is not None:
+        raise LabyrinthError("the order of states is how an external engine is asked: it goes with --engine",
+                             token=engine_order)
     if name in RULE_SETS:
         rules = RULE_SETS[name](off, on)
     elif name.endswith(".rule"):
