@@ -15,14 +15,13 @@ caller's restarts also try the two other orders below.
 import numpy as np
 from numba import njit
 
+from labyrinth.core._blocks import PASS, pockets
 from labyrinth.core._prune import (
     _PROP,
     DEAD,
     INFO_LEN,
-    PASS,
     SCRATCH_ROWS,
     check,
-    pockets,
 )
 
 __all__ = ["BUDGET", "EXHAUSTED", "FOUND", "RANKED", "REVERSE", "WARNSDORFF", "search"]
@@ -160,7 +159,7 @@ def _expand(nb, colour, end, taken, path, base, depth, free_count, freel, cand, 
             order, radius, ends, frame, counters, audit):
     """Fill the candidate cells at ``depth``, best first; their number (0 if pruned or none).
 
-    :func:`~labyrinth.core._prune.blocks` costs a depth-first pass over G, but a
+    :func:`~labyrinth.core._blocks.blocks` costs a depth-first pass over G, but a
     step from h to w changes G only by dropping h, so two cases skip it (when
     the end stays the parent's):
 

@@ -21,13 +21,12 @@ import atexit
 import collections
 import weakref
 
+from labyrinth.engine_protocol.client import ENGINE_TIMEOUT, EngineProcess
 from labyrinth.errors import LabyrinthError
 from labyrinth.rules.base import Decision
+from labyrinth.rules.sets import ENGINE_PREFIX, register_family
 
-__all__ = ["BATCH", "ENGINE_PREFIX", "EngineRuleSet"]
-
-#: the rule-set name prefix of an external engine: ``engine:COMMAND``
-ENGINE_PREFIX = "engine:"
+__all__ = ["BATCH", "EngineRuleSet"]
 #: states per request to an engine that takes batches
 BATCH = 256
 #: answers kept per rule set (a 51x51 walk has 2601 states)
@@ -49,8 +48,6 @@ class EngineRuleSet:
     perfect = False
 
     def __init__(self, command, *, timeout=None):
-        from labyrinth.engine_protocol.client import ENGINE_TIMEOUT, EngineProcess
-
         command = command.strip()
         if not command:
             raise LabyrinthError("give the engine's command line", token=ENGINE_PREFIX)
@@ -192,3 +189,14 @@ def _close_at_exit():
 
 
 atexit.register(close_all)
+
+
+def _by_name(command, off, on, engine_timeout):
+    """``get_rule_set("engine:COMMAND")``: the engine's rules, which cannot be switched here."""
+    if off or on:
+        raise LabyrinthError("an external engine's rules cannot be switched on or off here",
+                             token=",".join(sorted(off | on)))
+    return EngineRuleSet(command, timeout=engine_timeout)
+
+
+register_family(ENGINE_PREFIX, _by_name)

@@ -1,6 +1,8 @@
-"""Numba kernel for the depth-first completion search: a resumable search loop.
+"""The labyrinth's own numba kernel for the depth-first completion search: a resumable search loop.
 
-Its pruning is :mod:`labyrinth.engine._graph` (dead ends, forced moves, block
+The labyrinth's puzzle hands it to the oracle (``Puzzle.kernels``): the 4-move
+grid runs here, every other move graph on the core's general kernel
+(:mod:`labyrinth.core._search`). Its pruning is :mod:`labyrinth.engine._graph` (dead ends, forced moves, block
 order, colour balance per block), shared with the walker's area rules.
 """
 
