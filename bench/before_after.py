@@ -1,4 +1,4 @@
-"""The labyrinth's speed before and after a change: bench/oracle.py and bench/walker.py on two trees, interleaved.
+"""The labyrinth's speed before and after a change: bench/oracle.py, bench/walker.py and bench/count.py on two trees.
 
 The "before" tree is a temporary git worktree of ``--before`` (a commit); the
 "after" tree is this checkout. Each round runs every benchmark once on each
@@ -7,7 +7,7 @@ alike; a figure is the median over rounds. Prints one markdown table with the
 change per figure and flags every figure more than 10% worse. Usage::
 
     python bench/before_after.py [--before 038bf36] [--rounds 2] [--sizes 7,9,13,21] [--states 200]
-                                 [--walker-seconds 5] [--walker-only]
+                                 [--walker-seconds 5] [--walker-only] [--count-sizes 9,11,13]
 """
 
 import argparse
@@ -65,6 +65,25 @@ def _walker_figures(text):
     return out
 
 
+def _count_figures(text):
+    """Seconds per board count and per rank / unrank / sample (lower is better) from bench/count.py."""
+    out = {}
+    section = None
+    for line in text.splitlines():
+        if line.startswith("## "):
+            section = line
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not (section and cells and cells[0].isdigit()):
+            continue
+        if "corner-to-corner" in section and len(cells) == 5:
+            out[(f"count {cells[0]}x{cells[0]}", "frontier DP", "seconds")] = float(cells[4])
+        elif "rank" in section and len(cells) == 6:
+            out[(f"rank {cells[0]}x{cells[0]}", "count cache", "rank mean s")] = float(cells[1])
+            out[(f"rank {cells[0]}x{cells[0]}", "count cache", "unrank mean s")] = float(cells[4])
+    return out
+
+
 def _higher_is_better(key):
     return key[2].startswith("walks/s")
 
@@ -76,7 +95,8 @@ def main(argv=None):
     ap.add_argument("--sizes", default="7,9,13,21")
     ap.add_argument("--states", default="200")
     ap.add_argument("--walker-seconds", default="5")
-    ap.add_argument("--walker-only", action="store_true", help="skip bench/oracle.py")
+    ap.add_argument("--walker-only", action="store_true", help="skip bench/oracle.py and bench/count.py")
+    ap.add_argument("--count-sizes", default="9,11,13", help="boards counted by bench/count.py (and ranked)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
@@ -95,6 +115,9 @@ def main(argv=None):
                     # both get the same measurement, best block included
                     figures.update(_walker_figures(_run(trees[which], "walker.py", [
                         "--seconds", args.walker_seconds, "--runs", "20", "--sizes", "9"], own_script=False)))
+                    if not args.walker_only:
+                        figures.update(_count_figures(_run(trees[which], "count.py", [
+                            "--sizes", args.count_sizes, "--rank-sizes", args.count_sizes, "--paths", "5"])))
                     runs[which].append(figures)
                     print(f"round {r + 1}: {which} done ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
         finally:

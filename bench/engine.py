@@ -20,8 +20,8 @@ from pathlib import Path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
 from labyrinth.engine.walker import random_walks  # noqa: E402
-from labyrinth.engine_protocol import median_seconds  # noqa: E402
-from labyrinth.rules import EngineRuleSet, get_rule_set  # noqa: E402
+from labyrinth.engine_protocol import EngineRuleSet, median_seconds  # noqa: E402
+from labyrinth.rules import get_rule_set  # noqa: E402
 from oracle import get_oracle  # noqa: E402
 from verify import audit_walk  # noqa: E402
 from verify.campaign import ENGINE_WALKS_PER_UNIT  # noqa: E402

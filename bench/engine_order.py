@@ -28,8 +28,7 @@ from pathlib import Path
 # bench/oracle.py is named like the ``oracle`` package: keep this folder off the import path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-from labyrinth.engine_protocol import ORDERS  # noqa: E402
-from labyrinth.rules import EngineRuleSet  # noqa: E402
+from labyrinth.engine_protocol import ORDERS, EngineRuleSet  # noqa: E402
 from verify import campaign  # noqa: E402
 from verify.audit import AuditTotals  # noqa: E402
 

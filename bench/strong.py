@@ -31,7 +31,7 @@ BLOCK = 0.25
 
 def speed(sets, n, seconds, seed):
     """Walks/s per set, interleaved: (mean, best block, mean steps, completed share)."""
-    runners = {name: rules.program().runner for name, rules in sets.items()}
+    runners = {name: rules.runner() for name, rules in sets.items()}
     start = State.from_moves(n, "")
     for runner in runners.values():
         runner.walk(start, seed)  # compile or load

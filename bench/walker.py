@@ -25,7 +25,7 @@ def walks_per_second(rules, n, seconds, seed):
     repeats, the best block is what the machine does when nothing else takes
     the core, the mean is what this run got.
     """
-    runner = rules.program().runner
+    runner = rules.runner()
     start = State.from_moves(n, "")
     runner.walk(start, seed)  # compile
     t0 = time.perf_counter()

@@ -3,8 +3,9 @@
 Sound pruning (connectivity, dead ends, forced moves, cut-vertex order and
 colour balance per block) with a Warnsdorff move order (fewest onward moves
 first) that walks open boards to a witness with little or no backtracking.
-The labyrinth's states run on its specialised 4-move kernel
-(:mod:`oracle._kernel`; ties away from the end); every other move graph, and
+A puzzle with kernels of its own runs on them (``Puzzle.kernels``: the
+labyrinth's 4-move kernel :mod:`labyrinth.engine._search`; ties away from the
+end); every other move graph, and
 the labyrinth too when asked (``general=True``), on the general kernel
 :mod:`labyrinth.core._search` (pruning: :mod:`labyrinth.core._prune`) (any degree; fixed or free end; a closed tour
 becomes a fixed end on its first cell; ties nearer the board's edge first).
@@ -18,11 +19,10 @@ from collections import OrderedDict
 
 import numpy as np
 
-from labyrinth.core import _prune
+from labyrinth.core import _blocks, _prune
 from labyrinth.core import _search as _gsearch
-from labyrinth.engine import MOVES, Board
+from labyrinth.engine import MOVES
 from labyrinth.engine._graph import GraphTables
-from oracle import _kernel
 from oracle.base import Oracle, check_witness, expired
 
 __all__ = ["SearchOracle", "prune"]
@@ -58,8 +58,8 @@ _RANKS_KEPT = 32
 
 
 def _specialised(state, general):
-    """True when ``state`` runs on the labyrinth's own kernel."""
-    return not general and isinstance(state.board, Board)
+    """True when ``state`` runs on its puzzle's own kernels (``Puzzle.kernels``), not the general ones."""
+    return not general and getattr(state.puzzle, "kernels", None) is not None
 
 
 def prune(state, radius=0, *, general=False):
@@ -86,17 +86,18 @@ def prune(state, radius=0, *, general=False):
     """
     if not _specialised(state, general):
         return _prune_general(state, radius)
+    k = state.puzzle.kernels
     if state.at_end():
         return None if state.free_count == 0 else "dead"
     t = GraphTables.of(state.board)
     taken = np.array(state.taken, dtype=np.uint8)
-    r = _kernel.check(t.nb, t.colour, state.board.end, taken, state.head, state.free_count, t.work)
-    if r == _kernel.DEAD:
+    r = k.check(t.nb, t.colour, state.board.end, taken, state.head, state.free_count, t.work)
+    if r == k.DEAD:
         return "dead"
-    if radius and _kernel.pockets(t.nb, t.colour, state.board.end, taken, state.head, state.free_count,
-                                      radius, t.work) != 0:
+    if radius and k.pockets(t.nb, t.colour, state.board.end, taken, state.head, state.free_count,
+                            radius, t.work) != 0:
         return "dead"
-    return None if r == _kernel.OPEN else MOVES[r]
+    return None if r == k.OPEN else MOVES[r]
 
 
 class SearchOracle(Oracle):
@@ -116,15 +117,16 @@ class SearchOracle(Oracle):
         """Search with at most ``limit`` expansions (None: unbounded) -> (feasible, witness, work)."""
         if not _specialised(state, self.general):
             return _decide_general([state], deadline, limit)[1:]
+        k = state.puzzle.kernels
         first = _FAST_NODES if limit is None else min(_FAST_NODES, limit)
         status, witness, work = self.run(state, deadline, first, radius=0)
-        if status == _kernel.BUDGET and (limit is None or limit > first) and not expired(deadline):
+        if status == k.BUDGET and (limit is None or limit > first) and not expired(deadline):
             rest = None if limit is None else limit - first
             status, witness, more = self.run(state, deadline, rest, radius=_POCKET_RADIUS)
             work = {k: work[k] + more[k] for k in work}
-        if status == _kernel.FOUND:
+        if status == k.FOUND:
             return True, witness, work
-        if status == _kernel.EXHAUSTED:
+        if status == k.EXHAUSTED:
             return False, None, work
         return None, None, work
 
@@ -152,6 +154,7 @@ class SearchOracle(Oracle):
         """
         if not _specialised(state, self.general):
             return _run_general(state, deadline, node_limit, radius, variant)
+        k = state.puzzle.kernels
         board = state.board
         t = GraphTables.of(board)
         size = board.size
@@ -170,17 +173,17 @@ class SearchOracle(Oracle):
             if node_limit is not None:
                 budget = min(budget, node_limit - int(counters[0]))
                 if budget <= 0:
-                    status = _kernel.BUDGET
+                    status = k.BUDGET
                     break
-            status = _kernel.search(t.nb, t.colour, board.end, taken, path, base, frame, cand, ncand,
-                                    idx, t.work, t.rank, radius, budget, counters)
-            if status != _kernel.BUDGET:
+            status = k.search(t.nb, t.colour, board.end, taken, path, base, frame, cand, ncand,
+                              idx, t.work, t.rank, radius, budget, counters)
+            if status != k.BUDGET:
                 break
             if expired(deadline):
                 break
         work = {"nodes": int(counters[0]), "backtracks": int(counters[1])}
         witness = None
-        if status == _kernel.FOUND:
+        if status == k.FOUND:
             witness = board.spell(path[base: int(frame[0]) + 1])
         return status, witness, work
 
@@ -271,8 +274,8 @@ def _prune_general(state, radius):
     if r == _prune.DEAD:
         return "dead"
     eff = int(t.info[0])
-    if radius and _prune.pockets(t.nb, t.colour, eff, taken, state.head, free_count, freel, radius,
-                                   t.work) != _prune.PASS:
+    if radius and _blocks.pockets(t.nb, t.colour, eff, taken, state.head, free_count, freel, radius,
+                                    t.work) != _blocks.PASS:
         return "dead"
     return None if r == _prune.OPEN else state.board.move_between(state.head, int(r))
 

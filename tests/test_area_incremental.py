@@ -14,6 +14,7 @@ from labyrinth.engine import State
 from labyrinth.rules import areas, get_rule_set
 from labyrinth.rules.frame import Tables
 from labyrinth.rules.program import Program, decide
+from labyrinth.rules.walks import Runner
 
 
 def _programs(name="default"):
@@ -26,14 +27,14 @@ def test_random_walks_are_identical_to_the_full_analysis(n, walks):
     fast, full = _programs()
     start = State.from_moves(n, "")
     for k in range(walks):
-        assert fast.runner.walk(start, 11, k) == full.runner.walk(start, 11, k), (n, k)
+        assert Runner(fast).walk(start, 11, k) == Runner(full).walk(start, 11, k), (n, k)
 
 
 def test_walks_from_a_saved_prefix_are_identical():
     fast, full = _programs()
     start = State.from_moves(13, "RRRRDDLLLLDDRRRRRRRRUUUU")
     for k in range(40):
-        assert fast.runner.walk(start, 5, k) == full.runner.walk(start, 5, k)
+        assert Runner(fast).walk(start, 5, k) == Runner(full).walk(start, 5, k)
 
 
 def _lines(n, count, seed):
@@ -207,7 +208,7 @@ def test_carried_chain_equals_a_recount_at_every_step(n, seed, walks):
 
     start = State.from_moves(n, "")
     for k in range(walks):
-        path, _ = fast.runner.walk(start, seed, k)
+        path, _ = Runner(fast).walk(start, seed, k)
         _replay(n, path, fast, t, check)
     assert seen["valid"] > 0
     if n >= 13:
@@ -286,7 +287,7 @@ def test_two_part_floods_and_the_pocket_cache_match_the_full_pocket_test(n, seed
     counts = {"pairs": 0, "refuted": 0, "hits": 0, "floods": 0}
     start = State.from_moves(n, "")
     for k in range(walks):
-        path, _ = fast.runner.walk(start, seed, k)
+        path, _ = Runner(fast).walk(start, seed, k)
         scratch, fresh = t.scratch(), t.scratch()
         pocket_reset(scratch)
         scratch[MARK, :] = 0  # the floods' marks start clear (track_init clears them for the walker)

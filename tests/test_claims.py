@@ -13,7 +13,7 @@ import types
 import pytest
 
 from labyrinth.cli import main
-from verify._claims import HOST, Owner, owner_alive
+from labyrinth.jobs.claims import HOST, Owner, owner_alive
 from verify.campaign import run_campaign
 from verify.store import Store
 
@@ -87,7 +87,7 @@ def test_the_workers_of_a_sigkilled_audit_die_with_it(tmp_path):
 def test_a_worker_without_the_kernel_s_help_still_exits_when_its_parent_is_killed():
     script = textwrap.dedent("""
         import os, sys, time
-        import verify._executors as ex
+        import labyrinth.jobs.executors as ex
         parent = os.getpid()
         child = os.fork()
         if child == 0:
@@ -150,14 +150,14 @@ def test_a_resume_takes_over_the_claims_of_killed_runs(tmp_path, monkeypatch):
         store.claim(c, "walk 1", Owner(pid=_dead_pid(), start=None))
         store.claim(c, "walk 6", Owner(host="elsewhere/0", pid=1, start=None))
         store.db.execute("UPDATE claims SET heartbeat = heartbeat - 700 WHERE unit = 'walk 6'")
-    import verify._claims
+    import labyrinth.jobs.claims
 
     def wait(_):
         raise AssertionError("the resume waited for a claim of a run that is gone")
 
     clock = types.SimpleNamespace(**{k: getattr(time, k) for k in dir(time) if not k.startswith("_")})
     clock.sleep = wait
-    monkeypatch.setattr(verify._claims, "time", clock)  # it must take them over at once, never wait
+    monkeypatch.setattr(labyrinth.jobs.claims, "time", clock)  # it must take them over at once, never wait
     with Store(db) as store:
         again, totals, _ = run_campaign(store, **kw, resume=True)
         assert again == c and totals.walks == 8

@@ -183,7 +183,7 @@ def test_a_stepping_engine_steps_less_depth_first_with_the_same_findings(keep, c
 
 
 def test_the_hello_says_the_order_and_an_old_engine_gets_breadth_first():
-    from labyrinth.rules import EngineRuleSet
+    from labyrinth.engine_protocol import EngineRuleSet
 
     served = f"{PY} -m labyrinth.cli engine --rules universal"
     with EngineRuleSet(f"{served} --order depth-first") as deep, EngineRuleSet(served) as plain:

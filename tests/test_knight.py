@@ -16,7 +16,7 @@ from conftest import check_golden
 
 from labyrinth.cli import main
 from labyrinth.core import PathState, parse_path
-from labyrinth.core.draw import line_sums, magic_sum, render_path
+from labyrinth.view.paths import line_sums, magic_sum, render_path
 from labyrinth.core.walk import Warnsdorff, walk
 from labyrinth.puzzles.knight import knight_puzzle
 from labyrinth.puzzles.knight.count import count_tours

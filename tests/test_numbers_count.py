@@ -10,12 +10,12 @@ from brute_puzzle import all_paths, count_paths, path_classes
 from conftest import check_golden
 
 import labyrinth.cli as cli
-from labyrinth.cli._numbers_count import register_count, table
+from labyrinth.cli._numbers import register_count, table
 from labyrinth.core import count as CC
 from labyrinth.puzzles.numbers import _count_kernel as K
 from labyrinth.puzzles.numbers import count as C
 from labyrinth.puzzles.numbers import numbers_graph, numbers_puzzle
-from labyrinth.puzzles.numbers.heatmap import colour_of, render_heatmap
+from labyrinth.view.heatmap import colour_of, render_heatmap
 
 GOLDEN = Path(__file__).parent / "golden"
 

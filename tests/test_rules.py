@@ -1,7 +1,8 @@
 """Rules from the study's situations: where they fire and where they must not."""
 
 from labyrinth.engine import State, load_trace
-from labyrinth.rules.base import Rule, RuleSet
+from labyrinth.rules.base import Rule
+from labyrinth.rules.ruleset import RuleSet
 from labyrinth.rules.cshape import CShape
 
 from conftest import CORPUS

@@ -7,7 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from labyrinth import warmup
+from labyrinth import compiling
+from labyrinth.cli import _warmup as warmup
 from labyrinth.cli import main
 from labyrinth.rules import RULE_SETS
 
@@ -26,7 +27,7 @@ def test_every_rule_set_gets_a_walk_and_an_explanation():
 def test_every_step_runs_and_succeeds(tmp_path):
     """Each step is a valid command (a renamed option would break warm-up silently otherwise)."""
     for step in warmup.steps():
-        status, seconds, _ = warmup.run_step(step, tmp_path)
+        status, seconds, _ = warmup.run_step(step, tmp_path, main)
         assert status in (0, 1, 3), (step, status)  # 3: the magic tours' deliberate time limit
         assert seconds >= 0
 
@@ -43,20 +44,20 @@ def test_the_estimate_counts_the_kernels_of_the_command_still_cold(tmp_path):
     record = {"kernels": {"m.a": [20.0, str(cached)], "m.b": [7.0, str(tmp_path / "b.nbi")],
                           "m.c": [3.0, str(tmp_path / "c.nbi")]},
               "commands": {"walk _walk": ["m.a", "m.b"]}}
-    assert warmup.estimate("walk _walk", "m.b", record) == 7.0  # m.a is cached
-    assert warmup.estimate("walk _walk", "m.c", record) == 10.0  # m.c was not seen with this command before
-    assert warmup.estimate("stats _stats", "m.c", record) == 3.0  # an unknown command: the kernel alone
-    assert warmup.estimate("stats _stats", "m.z", record) == warmup.DEFAULT_SECONDS
+    assert compiling.estimate("walk _walk", "m.b", record) == 7.0  # m.a is cached
+    assert compiling.estimate("walk _walk", "m.c", record) == 10.0  # m.c was not seen with this command before
+    assert compiling.estimate("stats _stats", "m.c", record) == 3.0  # an unknown command: the kernel alone
+    assert compiling.estimate("stats _stats", "m.z", record) == compiling.DEFAULT_SECONDS
 
 
 def test_the_record_keeps_what_each_command_compiled(tmp_path):
     path = tmp_path / "kernel-seconds.json"
-    token = warmup.begin("walk _walk")
-    warmup._compiled.append(("m.a", 12.34, "/x/a.nbi"))
-    warmup.end(token, path)
-    token = warmup.begin("walk _walk")
-    warmup._compiled.append(("m.b", 1.0, "/x/b.nbi"))
-    warmup.end(token, path)
+    token = compiling.begin("walk _walk")
+    compiling.compiled.append(("m.a", 12.34, "/x/a.nbi"))
+    compiling.end(token, path)
+    token = compiling.begin("walk _walk")
+    compiling.compiled.append(("m.b", 1.0, "/x/b.nbi"))
+    compiling.end(token, path)
     record = json.loads(path.read_text())
     assert record["kernels"] == {"m.a": [12.3, "/x/a.nbi"], "m.b": [1.0, "/x/b.nbi"]}
     assert record["commands"] == {"walk _walk": ["m.a", "m.b"]}

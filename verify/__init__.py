@@ -8,6 +8,7 @@
 * :mod:`~verify.learn`: rules that get stronger by themselves (``labyrinth rules learn``).
 """
 
+from verify._exhaustive import count_subtree
 from verify.audit import CLASSES, AuditTotals, Finding, audit_state, audit_walk, confirm
 from verify.campaign import code_version, rules_fingerprint, run_campaign
 from verify.learn import Learned, learn
@@ -27,6 +28,7 @@ __all__ = [
     "audit_walk",
     "code_version",
     "confirm",
+    "count_subtree",
     "learn",
     "minimal_pattern",
     "rules_fingerprint",

@@ -12,11 +12,12 @@ import numpy as np
 from numba import njit
 
 from labyrinth.engine._graph import descend
+from labyrinth.engine._search import BUDGET, EXHAUSTED, FOUND, search
+from labyrinth.errors import TimeLimitError
 from labyrinth.rules.program import attribute, decide
 from labyrinth.rules.walks import heading_at, order_keep_left
-from oracle._kernel import BUDGET, EXHAUSTED, FOUND, search
 
-__all__ = ["MISSED_DEAD", "OVER_PRUNED", "UNKNOWN", "audit_subtree", "run_subtree"]
+__all__ = ["MISSED_DEAD", "OVER_PRUNED", "UNKNOWN", "audit_subtree", "count_subtree", "run_subtree"]
 
 OVER_PRUNED = 1
 MISSED_DEAD = 2
@@ -60,6 +61,21 @@ def run_subtree(start, rules, query_budget=QUERY_BUDGET):
         if done:
             return records[: counters[0]], counters, fired
         cap *= 8
+
+
+def count_subtree(start, rules):
+    """Walkthroughs, stuck walks and nodes below ``start`` under ``rules``, counted by :func:`run_subtree`.
+
+    The whole-subtree counter :func:`labyrinth.engine.walker.enumerate_walks`
+    takes as ``subtree``; under the ``oracle`` set the kernel's search opens
+    exactly the feasible moves. A move the search cannot decide within its
+    node budget is a :class:`~labyrinth.errors.TimeLimitError`: the count is
+    never guessed.
+    """
+    records, counters, _ = run_subtree(start, rules)
+    if any(int(row[0]) == UNKNOWN for row in records):
+        raise TimeLimitError("the search ran out of its node budget deciding a move", source=start.compact())
+    return int(counters[1]), int(counters[2]), int(counters[5])
 
 
 @njit(cache=True)

@@ -5,8 +5,8 @@ import dataclasses
 import time
 
 from labyrinth.errors import CampaignInterrupted, LabyrinthError
-from verify._claims import Claims
-from verify._executors import run_local, run_ray, run_serial, stop_between_units
+from labyrinth.jobs.claims import Claims
+from labyrinth.jobs.executors import run_local, run_ray, run_serial, stop_between_units
 from verify.audit import COUNTERS, AuditTotals
 
 __all__ = ["Run", "Workers"]

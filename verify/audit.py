@@ -92,7 +92,7 @@ class AuditTotals:
     findings: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     fired: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     misfired: collections.Counter = dataclasses.field(default_factory=collections.Counter)
-    # an external engine's requests (labyrinth.rules.engine): how many, the states they asked about, the
+    # an external engine's requests (labyrinth.engine_protocol.ruleset): how many, the states they asked about, the
     # round-trip seconds in all and the longest, and a log histogram of round trips (for the median)
     engine_requests: int = 0
     engine_states: int = 0

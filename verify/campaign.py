@@ -29,7 +29,7 @@ is started for the campaign.
 
 Units already in the store are skipped with ``resume``; each finished unit is
 committed with its findings before it is reported. Every unit is claimed in
-the store before it runs (:mod:`verify._claims`), so two runs resuming one
+the store before it runs (:mod:`labyrinth.jobs.claims`), so two runs resuming one
 campaign at once share its units, and a killed run's claims are taken over.
 Local worker processes die with the run, even when it is SIGKILLed.
 """

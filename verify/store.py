@@ -13,7 +13,7 @@ it ran), ``findings`` (class, state, move, blamed rules and cells, witness,
 pattern, stuck step, confirming backend, explanation: the class of a
 missed-dead finding, :mod:`verify.explain`), ``patterns`` (canonical key,
 drawing, facts, count, first seen, example) and ``claims`` (the units runs
-are working on, so that concurrent runs share a campaign: :mod:`verify._claims`).
+are working on, so that concurrent runs share a campaign: :mod:`labyrinth.jobs.claims`).
 
 An existing file is opened only if it is a findings store (or an empty
 file, or an SQLite file without tables): anything else is refused and left
@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from labyrinth.errors import CampaignExists, LabyrinthError
-from verify._claims import CLAIM_TIMEOUT, owner_alive
+from labyrinth.jobs.claims import CLAIM_TIMEOUT, owner_alive
 
 __all__ = ["Store", "StoreError"]
 
@@ -202,7 +202,7 @@ class Store:
         return {r["unit"]: json.loads(r["totals"] or "{}") for r in rows}
 
     def claim(self, campaign, unit, owner, *, timeout=CLAIM_TIMEOUT):
-        """Claim a unit for ``owner`` (a :class:`verify._claims.Owner`) before running it: one transaction.
+        """Claim a unit for ``owner`` (a :class:`labyrinth.jobs.claims.Owner`) before running it: one transaction.
 
         Returns ``("mine", None)`` (not recorded, and unclaimed, ours, or
         held by a dead owner: taken over), ``("done", totals)`` when it is

@@ -3,8 +3,8 @@
 A :class:`PuzzleSpec` names a puzzle family and its words; :func:`add_solve`,
 :func:`add_walk` and :func:`add_draw` add one subcommand each to the family's
 subparsers. Argument parsing and printing only: the work is
-:func:`labyrinth.core.solve.solve_puzzle`, :func:`verify.path_audit.audit_start`
-and :func:`labyrinth.core.draw.render_path`.
+:func:`oracle.solve.solve_puzzle`, :func:`verify.path_audit.audit_start`
+and :func:`labyrinth.view.paths.render_path`.
 """
 
 import argparse
@@ -132,8 +132,8 @@ def add_solve(sub, spec, name="solve"):
 
 
 def _solve(args, spec, command):
-    from labyrinth.core.draw import render_path
-    from labyrinth.core.solve import SOLVED, require, solve_puzzle
+    from labyrinth.view.paths import render_path
+    from oracle.solve import SOLVED, require, solve_puzzle
 
     check_size(args.n, command, args.allow_large)
     _on_board(args.n, args.start)
@@ -309,7 +309,7 @@ def _record(args, spec, rule, audits):
 
 
 def _draw_walk(path, audit, margins):
-    from labyrinth.core.draw import render_path
+    from labyrinth.view.paths import render_path
     from labyrinth.core.path import parse_path
 
     state = parse_path(audit.walk)
@@ -335,7 +335,7 @@ def add_draw(sub, spec):
 
 
 def _draw(args):
-    from labyrinth.core.draw import DRAW_LIMIT, render_path
+    from labyrinth.view.paths import DRAW_LIMIT, render_path
     from labyrinth.core.path import parse_path
     from labyrinth.errors import TimeLimitError
     from oracle.analysis import _bisect

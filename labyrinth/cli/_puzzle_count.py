@@ -113,7 +113,7 @@ def _count(args, spec):
         bar.close()
     what = spec.kind(False) + "s"
     if svg is not None:
-        from labyrinth.core.heatmap import render_heatmap
+        from labyrinth.view.heatmap import render_heatmap
 
         write_text(svg, render_heatmap(result.grid(), title=f"{spec.title} {n}x{n}: {what} per start cell",
                                        caption=_caption(result, spec), what=what))

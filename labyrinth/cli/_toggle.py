@@ -1,9 +1,11 @@
-"""``labyrinth toggle solve | algorithm | theorems | draw``: the toggle-squares puzzle, its exact oracle and the note's algorithms (docs/toggle.md)."""
+"""``labyrinth toggle solve | algorithm | theorems | draw``: the toggle-squares puzzle, its exact oracle and the note's algorithms (docs/toggle.md).
 
-import argparse
-import math
+The family's entry (:func:`register`) with solve, theorems and draw; the
+``algorithm`` subcommand is :mod:`labyrinth.cli._toggle_algorithm`, the
+limits, argument types and helpers they share :mod:`labyrinth.cli._toggle_common`.
+"""
+
 import sys
-from pathlib import Path
 
 from labyrinth.cli._common import (
     EXIT_OK,
@@ -11,23 +13,30 @@ from labyrinth.cli._common import (
     emit,
     family_subparsers,
     progress_bar,
-    writable_output,
-    write_bytes,
 )
 from labyrinth.cli._limits import file_name
+from labyrinth.cli._toggle_algorithm import register_algorithm
+from labyrinth.cli._toggle_common import (
+    PRINT_LIMIT,
+    RUN_MINIMUM_MAX_N,
+    THEOREMS_LIMIT,
+    _cell,
+    _cells,
+    _columns,
+    _load_state,
+    _picture,
+    _png,
+    _presses,
+    _rows,
+    _side_by_side,
+    _state_args,
+    _theorem_size,
+    _time_limit,
+    _writable,
+    _write,
+)
 from labyrinth.errors import LabyrinthError
 
-#: press grids and press lists are printed up to this size; larger boards write them with -o FILE
-PRINT_LIMIT = 64
-#: the audit's largest board without --allow-large (minima of 3k+2 boards past 47x47 go to CP-SAT)
-AUDIT_LIMIT = 32
-AUDIT_LARGE_LIMIT = 128
-#: theorems --max-n at most this (the eliminations grow as N^4: ~3 s for 200, ~15 s for 400, minutes for 1000)
-THEOREMS_LIMIT = 1000
-#: a run's caption and summary name the proven minimum up to this size on 3k+2 boards (under a second)
-RUN_MINIMUM_MAX_N = 35
-#: --time-limit at most a day
-TIME_LIMIT_MAX = 86_400
 DOCUMENT = "docs/toggle.md"
 
 
@@ -53,30 +62,7 @@ def register(sub):
     solve.add_argument("--json", action="store_true", help="one JSON object")
     solve.set_defaults(run=_solve)
 
-    algo = tsub.add_parser("algorithm", help="run one of the note's algorithms, or --audit it against the "
-                                             "exact minimum")
-    algo.add_argument("algorithm", choices=("one-way", "two-way", "three-k-plus-one"),
-                      help="one-way (Theorem 3), two-way (Theorem 4), three-k-plus-one (Theorem 5)")
-    _state_args(algo)
-    algo.add_argument("--reading", choices=("text", "proof"), default="text",
-                      help="two-way's second iteration as its text says (right to left, default) or as its proof "
-                           "needs (left to right)")
-    algo.add_argument("--audit", action="store_true", help="audit over many boards per size (every state up to "
-                                                           "5x5, seeded random solvable states beyond)")
-    algo.add_argument("--sizes", type=_sizes, default=[1, 2, 3, 4, 5, 6, 7, 8], metavar="N[-M][,...]",
-                      help="board sizes to audit (default 1-8)")
-    algo.add_argument("--states", type=_count, default=1000, metavar="K",
-                      help="random solvable states per size past --exhaustive-max-n (default 1000)")
-    algo.add_argument("--exhaustive-max-n", type=_exhaustive, default=5, metavar="N",
-                      help="try every state up to this size (default 5, at most 5)")
-    algo.add_argument("--svg", type=file_name, metavar="DIR",
-                      help="draw each smallest counterexample's run into this folder")
-    _time_limit(algo)
-    algo.add_argument("--no-progress", action="store_true")
-    algo.add_argument("-o", "--output", type=file_name, metavar="FILE",
-                      help="draw the run here (SVG, or PNG for a .png name)")
-    algo.add_argument("--json", action="store_true", help="one JSON object")
-    algo.set_defaults(run=_algorithm)
+    register_algorithm(tsub)
 
     th = tsub.add_parser("theorems", help="the note's claims checked by computation for every n up to N")
     th.add_argument("--max-n", type=_theorem_size, default=60, metavar="N",
@@ -106,172 +92,6 @@ def register(sub):
     draw.add_argument("-o", "--output", type=file_name, metavar="FILE",
                       help="write here (default: stdout); a .png name gives PNG")
     draw.set_defaults(run=_draw)
-
-
-# ---------------------------------------------------------------- argument types (one-line errors)
-
-
-def _int(text, what, lo, hi):
-    try:
-        value = int(text.strip().replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{what} is a whole number, not {text!r}") from None
-    if not lo <= value <= hi:
-        raise argparse.ArgumentTypeError(f"{what} is between {lo} and {hi}, not {value}")
-    return value
-
-
-def _size(text):
-    from labyrinth.puzzles.toggle.board import LARGE_SIZE_LIMIT
-
-    return _int(text, "a board size", 1, LARGE_SIZE_LIMIT)
-
-
-def _seed(text):
-    return _int(text, "a seed", 0, 2**63 - 1)
-
-
-def _count(text):
-    return _int(text, "a number of states", 1, 10_000_000)
-
-
-def _exhaustive(text):
-    return _int(text, "--exhaustive-max-n", 0, 5)
-
-
-def _theorem_size(text):
-    return _int(text, "a size", 1, THEOREMS_LIMIT)
-
-
-def _cell(text):
-    return _int(text, "a cell size in pixels", 4, 128)
-
-
-def _columns(text):
-    return _int(text, "frames per row", 1, 40)
-
-
-def _seconds(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seconds, not {text!r}") from None
-    if not math.isfinite(value) or value <= 0 or value > TIME_LIMIT_MAX:
-        raise argparse.ArgumentTypeError(f"a time limit is a number of seconds > 0 and at most {TIME_LIMIT_MAX}, "
-                                         f"not {text!r}")
-    return value
-
-
-def _sizes(text):
-    sizes = []
-    for part in text.split(","):
-        part = part.strip()
-        if not part:
-            continue
-        lo, sep, hi = part.partition("-")
-        a = _int(lo, "a board size", 1, AUDIT_LARGE_LIMIT)
-        b = _int(hi, "a board size", 1, AUDIT_LARGE_LIMIT) if sep else a
-        if b < a:
-            raise argparse.ArgumentTypeError(f"a size range goes up, not {part!r}")
-        sizes.extend(range(a, b + 1))
-    if not sizes:
-        raise argparse.ArgumentTypeError(f"give board sizes like 1-8 or 2,5,8, not {text!r}")
-    return sorted(set(sizes))
-
-
-def _state_args(p, line=False):
-    more = "; a single row is a 1-D board" if line else ""
-    p.add_argument("state", nargs="?", metavar="STATE",
-                   help=f"a file of 0/1 rows (one row per line), - for stdin{more}")
-    p.add_argument("--random", action="store_true", help="a random solvable state instead (with -n, --seed)")
-    p.add_argument("-n", type=_size, metavar="N", help="board size for --random, --all, --worst")
-    p.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed for --random (default 0)")
-    p.add_argument("--allow-large", action="store_true",
-                   help="boards past 16384x16384 (up to 65536: GBs of memory), larger searches")
-
-
-def _time_limit(p):
-    p.add_argument("--time-limit", type=_seconds, default=60.0, metavar="SECONDS",
-                   help="CP-SAT's limit for a minimum (default 60); past it the answer is unknown, exit 3")
-
-
-# ---------------------------------------------------------------- helpers
-
-
-def _writable(path):
-    """Refuse an output path that cannot be written, before any work (None or '-': standard output)."""
-    if path is not None and path != "-":
-        writable_output(path)
-
-
-def _writable_folder(path):
-    """Refuse, before any work, a folder for pictures that cannot be made or written (its parent must exist)."""
-    folder = Path(path)
-    if folder.is_dir():
-        writable_output(folder / "probe.svg")  # created and removed again
-        return
-    if folder.exists():
-        raise LabyrinthError("is a file, not a folder for the pictures", source=path)
-    if not (folder.parent if str(folder.parent) else Path(".")).is_dir():
-        raise LabyrinthError("cannot make the folder: no such parent folder", source=path)
-    _make_folder(path)  # made and removed again: it is made for good only when a picture is drawn
-    try:
-        writable_output(folder / "probe.svg")
-    finally:
-        folder.rmdir()
-
-
-def _make_folder(path):
-    try:
-        Path(path).mkdir(exist_ok=True)
-    except OSError as err:
-        raise LabyrinthError(f"cannot make the folder: {err.strerror or err}", source=path) from None
-
-
-def _write(path, data, say=True):
-    write_bytes(path, data if isinstance(data, bytes) else data.encode("utf-8"), say=say)
-
-
-def _load_state(args, command, goal="off", allow_line=False):
-    """``(label, Board)`` from STATE or --random -n N --seed S (with ``allow_line``, a one-row STATE is a ``Line``)."""
-    from labyrinth.puzzles.toggle.board import check_size, random_solvable, read_board
-
-    if args.random:
-        if args.state is not None:
-            raise LabyrinthError(f"{command}: give STATE or --random, not both")
-        if args.n is None:
-            raise LabyrinthError(f"{command}: --random needs -n N")
-        n = check_size(args.n, allow_large=args.allow_large, source="-n")
-        return f"random {n}x{n} (seed {args.seed})", random_solvable(n, args.seed, goal)
-    if args.state is None:
-        raise LabyrinthError(f"{command}: give STATE (a file of 0/1 rows, - for stdin) or --random -n N")
-    if args.n is not None:
-        raise LabyrinthError(f"{command}: -n N goes with --random (a STATE has its own size)")
-    label = "<stdin>" if args.state == "-" else args.state
-    return label, read_board(args.state, allow_large=args.allow_large, allow_line=allow_line)
-
-
-def _cells(k):
-    return f"{k} cell" + ("" if k == 1 else "s")
-
-
-def _presses(k):
-    return f"{k} press" + ("" if k == 1 else "es")
-
-
-def _rows(board):
-    return board.text().splitlines()
-
-
-def _side_by_side(blocks):
-    """Text blocks (title, lines) next to each other."""
-    width = [max([len(t)] + [len(line) for line in lines]) for t, lines in blocks]
-    height = max(len(lines) for _, lines in blocks)
-    out = ["   ".join(t.ljust(w) for (t, _), w in zip(blocks, width)).rstrip()]
-    for i in range(height):
-        out.append("   ".join((lines[i] if i < len(lines) else "").ljust(w)
-                              for (_, lines), w in zip(blocks, width)).rstrip())
-    return out
 
 
 # ---------------------------------------------------------------- solve
@@ -397,183 +217,6 @@ def _solve_worst(args, n):
     if n <= PRINT_LIMIT:
         print("\n".join(_side_by_side([("state", _rows(w.state)), ("a minimum solution", _rows(w.presses))])))
     return EXIT_OK if w.proven else EXIT_UNKNOWN
-
-
-# ---------------------------------------------------------------- algorithm
-
-
-def _algorithm(args):
-    if args.audit:
-        return _audit(args)
-    from labyrinth.puzzles.toggle.algorithms import claim, run
-    from labyrinth.puzzles.toggle.solve import solve
-
-    if args.svg:
-        raise LabyrinthError("toggle algorithm: --svg DIR is for --audit (draw one run with -o FILE)")
-    _writable(args.output)
-    label, state = _load_state(args, "toggle algorithm")
-    n = state.n
-    if n > 1024 and not args.allow_large:
-        raise LabyrinthError("the algorithms run on boards up to 1024x1024 (a log of ~4n^2 presses; "
-                             "--allow-large to go on)", source=f"{n}x{n}")
-    r = run(state, args.algorithm, reading=args.reading)
-    minimum = None
-    if r.cleared and (n % 3 != 2 or n <= RUN_MINIMUM_MAX_N):
-        sol = solve(state, minimum=True, time_limit=args.time_limit)
-        minimum = sol.presses.count() if sol.minimum == "proven" else None
-    if args.output:
-        _write(args.output, _picture(args.output, r, minimum, None))
-    said = claim(args.algorithm, n)
-    reading = f" (reading {args.reading})" if args.algorithm == "two-way" else ""
-    if args.json:
-        emit({"source": label, "n": n, "algorithm": args.algorithm, "reading": args.reading, "claim": said,
-              "cleared": r.cleared, "presses": r.clicks, "minimum": minimum,
-              "press_list": [list(p) for p in r.press_positions()] if n <= PRINT_LIMIT else None,
-              "left_on": _rows(r.final) if not r.cleared and n <= PRINT_LIMIT else None})
-        return EXIT_OK
-    verdict = (f"cleared in {_presses(r.clicks)}" if r.cleared
-               else f"NOT cleared: {_cells(r.final.count())} left on after {_presses(r.clicks)}")
-    if minimum is not None:
-        verdict += f"; the proven minimum is {minimum}"
-    print(f"{label}: {args.algorithm}{reading} on {n}x{n}, {_cells(state.count())} on: {verdict}")
-    print(f"the note's claim for {n}x{n}: {said or 'none'}")
-    if n <= PRINT_LIMIT:
-        for t, (pr, pc, tr, tc, phase) in enumerate(r.press_positions(), 1):
-            print(f"{t:>4}. press ({pr},{pc}) for filled ({tr},{tc})  [{phase}]")
-        if not r.cleared:
-            print("left on:")
-            print("\n".join(_rows(r.final)))
-    return EXIT_OK
-
-
-def _picture(path, r, minimum, cell):
-    from labyrinth.puzzles.toggle.draw import render_run
-
-    svg = render_run(r, minimum=minimum, **({"cell": cell} if cell else {}))
-    return _png(svg) if str(path).lower().endswith(".png") else svg
-
-
-def _png(svg):
-    from labyrinth.view.svg import to_png
-
-    return to_png(svg)
-
-
-def _audit(args):
-    from labyrinth.puzzles.toggle.audit import audit
-
-    if args.state is not None or args.random:
-        raise LabyrinthError("toggle algorithm --audit takes --sizes, not a state")
-    if args.output:
-        raise LabyrinthError("toggle algorithm --audit: use --svg DIR for pictures")
-    big = [n for n in args.sizes if n > AUDIT_LIMIT]
-    if big and not args.allow_large:
-        raise LabyrinthError(f"the audit runs on boards up to {AUDIT_LIMIT}x{AUDIT_LIMIT} (--allow-large: up to "
-                             f"{AUDIT_LARGE_LIMIT}; minima of 3k+2 boards past 47x47 need CP-SAT)", source=f"--sizes {big[0]}")
-    if args.svg:
-        _writable_folder(args.svg)
-    total = sum(1 << (n * n) if n <= args.exhaustive_max_n else args.states for n in args.sizes)
-    with progress_bar(total, unit="state", disable=args.no_progress) as bar:
-        report = audit(args.algorithm, args.sizes, reading=args.reading, states=args.states, seed=args.seed,
-                       exhaustive_max_n=args.exhaustive_max_n, time_limit=args.time_limit, progress=bar.update)
-    pictures = {}
-    if args.svg:
-        from labyrinth.puzzles.toggle.draw import DRAW_LIMIT
-
-        for s in report.sizes:
-            for c in (s.smallest_failure, s.smallest_excess):
-                if c is not None and c.n <= DRAW_LIMIT:
-                    _make_folder(args.svg)
-                    name = Path(args.svg) / f"{args.algorithm}-{args.reading}-{c.n}x{c.n}-" \
-                                            f"{c.kind.replace(' ', '-')}.svg"
-                    _write(name, _picture(name, c.run, c.minimum, None))
-                    pictures[(c.n, c.kind)] = str(name)
-    if args.json:
-        emit(_audit_json(report, pictures))
-        return EXIT_OK
-    _print_audit(report, pictures)
-    return EXIT_OK
-
-
-def _example_json(c, pictures):
-    if c is None:
-        return None
-    return {"n": c.n, "kind": c.kind, "inside_claim": c.inside_claim, "state": _rows(c.state),
-            "presses": [list(p) for p in c.run.press_positions()], "clicks": c.run.clicks, "minimum": c.minimum,
-            "minimum_presses": _rows(c.minimum_presses) if c.minimum_presses is not None else None,
-            "left_on": _rows(c.run.final), "found_by": c.how_found, "picture": pictures.get((c.n, c.kind))}
-
-
-def _audit_json(report, pictures):
-    sizes = []
-    for s in report.sizes:
-        sizes.append({"n": s.n, "claim": s.claim, "exhaustive": s.exhaustive, "states": s.states,
-                      "solvable": s.solvable, "cleared": s.cleared, "failed": s.failed, "minimal": s.minimal,
-                      "unknown": s.unknown, "presses_mean": s.presses_mean, "presses_max": s.presses_max,
-                      "excess_max": s.excess_max,
-                      "cleared_dimension": list(s.exact) if s.exact else None,
-                      "smallest_failure": _example_json(s.smallest_failure, pictures),
-                      "smallest_not_minimal": _example_json(s.smallest_excess, pictures),
-                      "seconds": round(s.seconds, 3)})
-    return {"algorithm": report.algorithm, "reading": report.reading, "seed": report.seed,
-            "states_per_size": report.states_per_size, "sizes": sizes}
-
-
-def _print_audit(report, pictures):
-    reading = f" (reading {report.reading})" if report.algorithm == "two-way" else ""
-    print(f"audit of {report.algorithm}{reading}: every state up to the exhaustive size, "
-          f"{report.states_per_size} seeded random solvable states (seed {report.seed}) beyond")
-    print("| n | claim | states | solvable | cleared | failed | clears exactly | presses mean / max | minimal | "
-          "most extra presses |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for s in report.sizes:
-        states = f"all {s.states:,}" if s.exhaustive else f"{s.states:,} random"
-        exact = "" if s.exact is None else (f"all 2^{s.exact[1]} solvable" if s.exact[0] == s.exact[1]
-                                            else f"2^{s.exact[0]} of 2^{s.exact[1]} solvable")
-        presses = "-" if s.presses_mean is None else f"{s.presses_mean:.1f} / {s.presses_max}"
-        minimal = f"{s.minimal:,} of {s.cleared:,}" + (f" ({s.unknown} unknown)" if s.unknown else "")
-        claim = "yes" if s.claim else "-"
-        print(f"| {s.n} | {claim} | {states} | {s.solvable:,} | {s.cleared:,} | {s.failed:,} | {exact} | {presses} | "
-              f"{minimal} | {'-' if s.excess_max is None else s.excess_max} |")
-    for kind, verb in (("fails", "fails"), ("not minimal", "is not minimal")):
-        inside = report.smallest(kind, inside_claim=True)
-        anywhere = report.smallest(kind)
-        if anywhere is None:
-            never = "fails" if kind == "fails" else "makes more presses than the minimum"
-            print(f"\nit never {never} on the sizes audited")
-            continue
-        if inside is None:
-            print(f"\nit never {verb} inside the note's claim")
-        else:
-            _print_example(inside, verb, "inside the note's claim", pictures)
-        if anywhere is not inside:
-            _print_example(anywhere, verb, "anywhere", pictures)
-
-
-def _print_example(c, title, where, pictures):
-    r = c.run
-    head = f"\nsmallest board where it {title} ({where}): {c.n}x{c.n}, {_cells(c.state.count())} on"
-    if c.kind == "fails":
-        head += f"; {_presses(r.clicks)} leave {r.final.count()} on"
-    else:
-        head += f"; {_presses(r.clicks)} against the proven minimum {c.minimum}"
-    print(head + f" [{c.how_found}]")
-    presses = r.net()
-    counts = [[0] * c.n for _ in range(c.n)]
-    for pr, pc, *_ in r.press_positions():
-        counts[pr - 1][pc - 1] += 1
-    count_rows = ["".join(str(min(v, 9)) if v else "." for v in row) for row in counts]
-    blocks = [("board", _rows(c.state)), ("presses per cell", count_rows)]
-    if c.kind == "fails":
-        blocks.append(("left on", _rows(r.final)))
-    elif c.minimum_presses is not None:
-        blocks.append(("a minimum solution", _rows(c.minimum_presses)))
-    for line in _side_by_side(blocks):
-        print("  " + line)
-    order = ", ".join(f"({pr},{pc})" for pr, pc, *_ in r.press_positions())
-    print(f"  presses in order: {order or 'none'}" + (f" (net {presses.count()} cells)" if c.kind != "fails" else ""))
-    if (c.n, c.kind) in pictures:
-        print(f"  drawn: {pictures[(c.n, c.kind)]}")
 
 
 # ---------------------------------------------------------------- theorems

@@ -67,6 +67,7 @@ def _walk(args):
 def _enumerate(args):
     from labyrinth.engine import State
     from labyrinth.engine.walker import enumerate_walks
+    from verify import count_subtree
 
     if (args.n is None) == (args.prefix is None):
         raise LabyrinthError("enumerate: give exactly one of -n N or --moves N:MOVES")
@@ -80,7 +81,9 @@ def _enumerate(args):
     def progress(k):
         advance(bar, k)
 
-    result = enumerate_walks(start, rules, progress=progress)
+    # the perfect walker's subtrees run in the verifier's exhaustive kernel (exact, and fast)
+    subtree = count_subtree if getattr(rules, "perfect", False) else None
+    result = enumerate_walks(start, rules, progress=progress, subtree=subtree)
     bar.close()
     out = {"start": start.compact(), "rules": rules_label(rules, args), "walkthroughs": result.walkthroughs,
            "stuck": result.stuck, "nodes": result.nodes, "seconds": round(result.seconds, 3)}

@@ -18,7 +18,7 @@ Pruning, each step sound (a branch is cut only when no completion exists):
 * *next or end*: a free neighbour of the head with one free neighbour of
   its own is entered from the head next, or ends the path; three kill the
   branch, two leave only those two moves;
-* *forced edges* (:func:`_propagate`, from ``prop_min`` free cells up): the
+* *forced edges* (:func:`~labyrinth.core._count_propagate._propagate`, from ``prop_min`` free cells up): the
   path still to draw is a path from the head to a virtual cell T joined to
   every cell that may end it; the head and T take one path edge, every free
   cell two. A cell with only as many candidate edges as it needs takes them
@@ -40,7 +40,8 @@ Counts are exact: the running total is two int64 words ``(hi, lo)`` in base
 2**62, and a state kept in the memo has few free cells (its count is far
 below 2**62).
 
-:func:`mirror_start` and :func:`mirror_run` count, the same way in slices,
+:func:`~labyrinth.core._count_mirror.mirror_start` and
+:func:`~labyrinth.core._count_mirror.mirror_run` count, the same way in slices,
 the paths that an involution of the board maps onto themselves reversed
 (for Burnside's lemma).
 """
@@ -48,7 +49,9 @@ the paths that an involution of the board maps onto themselves reversed
 import numpy as np
 from numba import njit
 
-__all__ = ["BASE", "R_HI", "R_LO", "R_LVL", "R_NODES", "mirror_run", "mirror_start", "new_table", "run", "start"]
+from labyrinth.core._count_propagate import _ONE, _bit, _low, _propagate
+
+__all__ = ["BASE", "R_HI", "R_LO", "R_LVL", "R_NODES", "new_table", "run", "start"]
 
 #: the base of the two-word counts
 BASE = np.int64(1 << 62)
@@ -58,7 +61,6 @@ R_LVL, R_HI, R_LO, R_NODES, R_FREE = 0, 1, 2, 3, 4
 B_MASK, B_LOW, B_ENDABLE, B_FULL = 0, 1, 2, 3
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _ANSWERED = 1 << 20
-_ONE = np.uint64(1)
 #: a memo slot's second word: the head in the top 7 bits, the count below (an empty slot has head 127)
 _HEAD_SHIFT = np.uint64(57)
 _COUNT_MASK = np.uint64((1 << 57) - 1)
@@ -72,134 +74,11 @@ def new_table(log2_slots):
     return table
 
 
-# --- bits -------------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
-def _bit(c):
-    return _ONE << np.uint64(c)
-
-
-@njit(cache=True, inline="always")
-def _popcount(x):
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@njit(cache=True, inline="always")
-def _low(x):
-    """Index of the lowest set bit of a non-zero mask."""
-    return _popcount((x & (~x + _ONE)) - _ONE)
-
-
+# --- the memo ---------------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
 def _slot(mask, head, slots):
     h = (mask ^ (np.uint64(head) << np.uint64(57)) ^ np.uint64(head)) * _GOLDEN
     return np.int64((h >> np.uint64(24)) & np.uint64(slots - 1))
-
-
-# --- forced-edge propagation ----------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
-def _find(parent, u):
-    while parent[u] != u:
-        parent[u] = parent[parent[u]]
-        u = parent[u]
-    return u
-
-
-@njit(cache=True, inline="always")
-def _touch(u, touched, adj, vmask, cand, forced, parent, csize):
-    """Set up cell ``u`` (candidates: its neighbours among the cells left) the first time it is met."""
-    b = _bit(u)
-    if touched & b:
-        return touched
-    cand[u] = adj[u] & vmask
-    forced[u] = np.uint64(0)
-    parent[u] = u
-    csize[u] = 1
-    return touched | b
-
-
-@njit(cache=True)
-def _propagate(adj, vmask, head, endable, seeds, cand, forced, parent, csize):
-    """Forced-edge propagation on the cells left (``vmask``: the free cells and the head); False: dead.
-
-    Only cells with few candidates can be forced, so the work starts from
-    ``seeds`` (the head and the cells with at most two free neighbours) and
-    cells are set up when first met. On return ``cand[head]`` holds the moves left.
-    """
-    total = _popcount(vmask)
-    hb = _bit(head)
-    touched = np.uint64(0)
-    touched = _touch(head, touched, adj, vmask, cand, forced, parent, csize)
-    tc = vmask & endable & ~hb  # cells still joined to T
-    tf = np.uint64(0)  # the cell whose edge to T is forced (the end)
-    dirty = seeds & vmask
-    tdirty = True
-    while dirty or tdirty:
-        if tdirty:
-            tdirty = False
-            c = _popcount(tc)
-            fc = _popcount(tf)
-            if c < 1 or fc > 1:
-                return False
-            if fc == 1 and c > 1:
-                dirty |= tc & ~tf
-                tc = tf
-            elif c == 1 and fc == 0:
-                tf = tc
-                dirty |= tc
-            continue
-        u = _low(dirty)
-        dirty &= dirty - _ONE
-        touched = _touch(u, touched, adj, vmask, cand, forced, parent, csize)
-        ub = _bit(u)
-        in_tc = (tc & ub) != 0
-        in_tf = (tf & ub) != 0
-        want = 1 if u == head else 2
-        c = _popcount(cand[u]) + (1 if in_tc else 0)
-        fc = _popcount(forced[u]) + (1 if in_tf else 0)
-        if c < want or fc > want:
-            return False
-        if fc == want and c > fc:
-            y = cand[u] & ~forced[u]
-            cand[u] = forced[u]
-            while y:
-                v = _low(y)
-                y &= y - _ONE
-                touched = _touch(v, touched, adj, vmask, cand, forced, parent, csize)
-                cand[v] &= ~ub
-                dirty |= _bit(v)
-            if in_tc and not in_tf:
-                tc &= ~ub
-                tdirty = True
-        elif c == want and fc < c:
-            y = cand[u] & ~forced[u]
-            while y:
-                v = _low(y)
-                y &= y - _ONE
-                touched = _touch(v, touched, adj, vmask, cand, forced, parent, csize)
-                ru = _find(parent, u)
-                rv = _find(parent, v)
-                if ru == rv:
-                    return False  # a cycle of forced edges
-                if csize[ru] < csize[rv]:
-                    ru, rv = rv, ru
-                parent[rv] = ru
-                csize[ru] += csize[rv]
-                forced[u] |= _bit(v)
-                forced[v] |= ub
-                dirty |= _bit(v)
-            if in_tc and not in_tf:
-                tf |= ub
-                tdirty = True
-    if tf:
-        e = _low(tf)
-        touched = _touch(e, touched, adj, vmask, cand, forced, parent, csize)
-        r = _find(parent, head)
-        if r == _find(parent, e) and csize[r] < total:
-            return False  # the forced piece from the head reaches the end short of the last cell
-    return True
 
 
 # --- the search ---------------------------------------------------------------------------------------------
@@ -462,121 +341,3 @@ def run(nb, adj, deg, reg, bits, path, endc, cand, ncand, pos, lo0, hi0,
     bits[B_MASK] = mask
     bits[B_LOW] = low
     return lvl < 0
-
-
-# --- paths fixed by a symmetry composed with reversal -----------------------------------------------------------
-@njit(cache=True)
-def _mirror_take(nb, taken, deg, c, cc, sign):
-    """Take (``sign`` -1) or give back (+1) cell ``c`` and its image ``cc``."""
-    for x in (c, cc):
-        taken[x] = 1 if sign < 0 else 0
-        for d in range(nb.shape[1]):
-            u = nb[x, d]
-            if u >= 0:
-                deg[u] += sign
-
-
-@njit(cache=True)
-def mirror_start(nb, perm, prefix):
-    """The state of a search of the paths ``p`` with ``p[L - 1 - i] == perm[p[i]]`` whose first half begins with ``prefix``.
-
-    ``perm`` must be an involution of the cells that maps moves to moves,
-    fixing exactly ``L mod 2`` cells (else no path is fixed: the caller
-    checks), and ``prefix`` a path through distinct pairs ``{c, perm[c]}``
-    of at most ``L // 2`` cells, not through the fixed cell. Such a path is
-    its first half ``q`` (one cell of each pair) followed by ``perm`` of ``q``
-    reversed, with the fixed cell in the middle on an odd board: the search
-    counts the halves. Returns ``(taken, deg, path, pos, reg)`` for :func:`mirror_run`
-    (``reg``: level, count, nodes, the prefix's last level).
-    """
-    size = nb.shape[0]
-    k = nb.shape[1]
-    half = size // 2
-    taken = np.zeros(size, dtype=np.uint8)
-    deg = np.zeros(size, dtype=np.int64)
-    for c in range(size):
-        for d in range(k):
-            if nb[c, d] >= 0:
-                deg[c] += 1
-    path = np.zeros(max(half, 1), dtype=np.int64)
-    pos = np.zeros(max(half, 1), dtype=np.int64)
-    m = prefix.shape[0]
-    for i in range(m):
-        path[i] = prefix[i]
-        _mirror_take(nb, taken, deg, prefix[i], perm[prefix[i]], -1)
-    reg = np.zeros(4, dtype=np.int64)
-    reg[0] = m - 1
-    reg[3] = m - 1
-    return taken, deg, path, pos, reg
-
-
-@njit(cache=True)
-def mirror_run(nb, perm, taken, deg, path, pos, reg, budget):
-    """Go on with a search of :func:`mirror_start` for about ``budget`` nodes; True when it is finished.
-
-    The count so far is ``reg[1]``. Pruning (*ends*): the rest of the path
-    runs from the head to its image through every free cell, so each free
-    cell needs two links among the free cells and the two heads.
-    """
-    size = nb.shape[0]
-    k = nb.shape[1]
-    half = size // 2
-    fixed = -1
-    for c in range(size):
-        if perm[c] == c:
-            fixed = c
-    lvl = reg[0]
-    total = reg[1]
-    nodes = reg[2]
-    base = reg[3]
-    stop = nodes + budget
-    while lvl >= base:
-        h = path[lvl]
-        if pos[lvl] == 0:
-            if nodes >= stop:
-                break
-            nodes += 1
-            if lvl == half - 1:
-                # the last cell of the half: it must join its image (or the fixed middle cell)
-                target = perm[h] if fixed < 0 else fixed
-                for d in range(k):
-                    if nb[h, d] == target:
-                        total += 1
-                        break
-                pos[lvl] = k
-        if pos[lvl] < k:
-            d = pos[lvl]
-            pos[lvl] += 1
-            w = nb[h, d]
-            if w < 0 or taken[w] or w == fixed:
-                continue
-            gw = perm[w]
-            _mirror_take(nb, taken, deg, w, gw, -1)
-            # the free cells next to the old heads lost them: each needs two links to free cells or the new heads
-            ok = True
-            for c in (h, perm[h]):
-                for dd in range(k):
-                    u = nb[c, dd]
-                    if u >= 0 and not taken[u]:
-                        a = deg[u]
-                        for d3 in range(k):
-                            v = nb[u, d3]
-                            if v == w or v == gw:
-                                a += 1
-                        if a < 2:
-                            ok = False
-            if ok:
-                lvl += 1
-                path[lvl] = w
-                pos[lvl] = 0
-            else:
-                _mirror_take(nb, taken, deg, w, gw, 1)
-            continue
-        # leave this level
-        if lvl > base:
-            _mirror_take(nb, taken, deg, h, perm[h], 1)
-        lvl -= 1
-    reg[0] = lvl
-    reg[1] = total
-    reg[2] = nodes
-    return lvl < base

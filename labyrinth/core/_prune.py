@@ -20,15 +20,15 @@ The conditions (all sound, see each function), as :func:`check` applies them:
 * G is connected, the head is not a cut vertex, every cut vertex separates
   exactly one part from the head's side, and those parts are nested, i.e. the
   block-cut tree is a path from the head's block: towards the end (fixed end),
-  or towards wherever the path will stop (free end) (:func:`blocks`);
+  or towards wherever the path will stop (free end)
+  (:func:`~labyrinth.core._blocks.blocks`);
 * colour balance per segment between consecutive cut vertices (bipartite
   graphs only: with the all-zero colouring of a non-bipartite graph every sum
   is 0 and every test holds);
 * optionally, two-cell cuts ``{p, a}`` for the free cells a within graph
-  distance ``radius`` of the head (:func:`pockets`).
+  distance ``radius`` of the head (:func:`~labyrinth.core._blocks.pockets`).
 
-Cut vertices come from one iterative Tarjan depth-first search (Tarjan 1972,
-"Depth-first search and linear graph algorithms"), rooted at the head.
+The cut-vertex conditions (the last three) are :mod:`labyrinth.core._blocks`.
 Every check runs over a list of the free cells, so it costs the free cells,
 not the board.
 """
@@ -36,25 +36,19 @@ not the board.
 import numpy as np
 from numba import njit
 
-__all__ = ["COLOUR", "DEAD", "FREE_END", "HANGING", "HEAD_CUT", "INFO_LEN", "OPEN", "PASS", "SCRATCH_ROWS",
-           "SPLIT", "blocks", "check", "distances", "pockets", "propagate"]
+from labyrinth.core._blocks import PASS, blocks
+
+__all__ = ["DEAD", "FREE_END", "INFO_LEN", "OPEN", "SCRATCH_ROWS", "check", "distances", "propagate"]
 
 DEAD = -2
 OPEN = -1
 #: ``end`` of free-end mode: the path may stop on any cell.
 FREE_END = -1
 
-#: :func:`blocks` verdicts: the graph passes, or the first condition it fails.
-PASS = 0
-SPLIT = 1  # the free cells fall apart
-HEAD_CUT = 2  # the head sits between two parts: it can enter only one
-HANGING = 3  # a part hangs off a cut vertex with no way on (or two parts need the end)
-COLOUR = 4  # a segment's colour sum does not fit its entry and exit
-
 #: rows of the int32 scratch block (shape (SCRATCH_ROWS, size + 1), zeros to begin with) the
-#: kernels share: 0-7 :func:`blocks` on G (kept for the skips of
-#: :func:`labyrinth.core._search._expand`), 8-15 :func:`blocks`
-#: for :func:`pockets`, 16-17 a queue and marks (all zero between calls), 18-22
+#: kernels share: 0-7 :func:`~labyrinth.core._blocks.blocks` on G (kept for the skips of
+#: :func:`labyrinth.core._search._expand`), 8-15 :func:`~labyrinth.core._blocks.blocks`
+#: for :func:`~labyrinth.core._blocks.pockets`, 16-17 a queue and marks (all zero between calls), 18-22
 #: :func:`labyrinth.core._search._local_block`,
 #: 23-30 :func:`propagate` (column ``size`` is its virtual end)
 SCRATCH_ROWS = 31
@@ -367,197 +361,6 @@ def propagate(nb, end, taken, head, free_count, freel, scratch, ntight):
     if fc[head] == 1:
         return f1[head]
     return OPEN
-
-
-@njit(cache=True)
-def blocks(nb, colour, end, taken, head, free_count, freel, removed, scratch):
-    """Cut-vertex conditions on G (``removed`` < 0) or on G minus the free cell ``removed``.
-
-    On G: connected; the head no cut vertex (the path leaves it once); every
-    other cut vertex v interior to the path, so G - v has exactly two parts,
-    the head's and the end's: one separated DFS subtree, holding the end when
-    it is known; with the end unknown the separated subtrees all hold it, so
-    they are nested. Between consecutive cut vertices a, b the path is a
-    Hamiltonian path of that segment, whose colour sum is (col(a) + col(b)) / 2;
-    the last segment of a free-end path, from the deepest cut vertex p (or the
-    head) to an unknown end x, sums to (col(p) + col(x)) / 2: 0 or col(p).
-
-    On G - a (a = ``removed``; ``end`` must be known and G must have passed): a
-    cut vertex p (the head included) that cuts off a part C holding neither
-    head nor end has only p and a to pass through, so the path crosses C once,
-    p -> C -> a or back (twice would close a cycle): at most one such C per p,
-    with colour sum -(col(p) + col(a)) / 2.
-
-    ``freel[:free_count]`` lists the free cells (any order): only they and the
-    head are reset and entered, so a check costs the free cells, not the board.
-    Returns PASS or the first failure (SPLIT, HEAD_CUT, HANGING, COLOUR).
-    """
-    k = nb.shape[1]
-    disc = scratch[0]
-    low = scratch[1]
-    parent = scratch[2]
-    sub = scratch[3]  # colour sum of the DFS subtree
-    hasend = scratch[4]
-    sep = scratch[5]  # the separated child of a cut vertex, else -1
-    stk = scratch[6]
-    nextd = scratch[7]  # next move to try, per vertex on the DFS stack
-    for i in range(free_count):  # taken cells other than the head are never entered
-        c = freel[i]
-        disc[c] = -1
-        sep[c] = -1
-    pocket = removed >= 0
-    if pocket:
-        disc[removed] = -2
-    sp = 0
-    stk[0] = head
-    disc[head] = 0
-    sep[head] = -1
-    low[head] = 0
-    parent[head] = -1
-    sub[head] = colour[head]
-    hasend[head] = 1 if head == end else 0
-    nextd[head] = 0
-    t = 1
-    root_children = 0
-    ncut = 0
-    deep = -1  # free end: the cut vertex whose separated subtree starts deepest
-    while sp >= 0:
-        v = stk[sp]
-        d = nextd[v]
-        w = -1
-        while d < k:  # the next unvisited neighbour of v, updating low[v] on the way
-            x = nb[v, d]
-            d += 1
-            if x < 0 or (taken[x] and x != head):
-                continue
-            dx = disc[x]
-            if dx == -1:
-                w = x
-                break
-            if dx >= 0 and dx < low[v] and x != parent[v]:
-                low[v] = dx
-        nextd[v] = d
-        if w >= 0:
-            disc[w] = t
-            low[w] = t
-            t += 1
-            parent[w] = v
-            sub[w] = colour[w]
-            hasend[w] = 1 if w == end else 0
-            nextd[w] = 0
-            sp += 1
-            stk[sp] = w
-            if v == head:
-                root_children += 1
-            continue
-        sp -= 1
-        if sp >= 0:
-            p = stk[sp]
-            if low[v] < low[p]:
-                low[p] = low[v]
-            sub[p] += sub[v]
-            if hasend[v]:
-                hasend[p] = 1
-            if pocket:
-                if (p == head or low[v] >= disc[p]) and not hasend[v]:
-                    if sep[p] >= 0:
-                        return HANGING
-                    sep[p] = v
-                    if 2 * sub[v] != -(colour[p] + colour[removed]):
-                        return COLOUR
-            elif p != head and low[v] >= disc[p]:
-                # p separates v's subtree from the head's side
-                if sep[p] >= 0 or (end >= 0 and not hasend[v]):
-                    return HANGING
-                sep[p] = v
-                ncut += 1
-                if deep < 0 or disc[v] > disc[sep[deep]]:
-                    deep = p
-    if pocket:
-        return PASS
-    if t != free_count + 1:
-        return SPLIT
-    if root_children > 1:
-        return HEAD_CUT
-    # --- the chain of cut vertices, and colour balance per segment ------------------
-    # Walk up from the far end of the chain to the head. lower_cut is the nearest cut
-    # vertex (or the end) below, lower_sum the colour sum of its separated subtree.
-    if end >= 0:
-        lower_cut = end
-        lower_sum = 0
-        v = parent[end]
-        prev = end
-    else:
-        if deep < 0:  # no cut vertex: one segment from the head to an unknown end
-            if sub[head] != 0 and sub[head] != colour[head]:
-                return COLOUR
-            return PASS
-        last = colour[deep] + sub[sep[deep]]
-        if last != 0 and last != colour[deep]:
-            return COLOUR
-        lower_cut = deep
-        lower_sum = sub[sep[deep]]
-        v = parent[deep]
-        prev = deep
-        ncut -= 1
-    while v >= 0:
-        if v == head:
-            if 2 * (sub[head] - lower_sum) != colour[head] + colour[lower_cut]:
-                return COLOUR
-            break
-        if sep[v] >= 0:
-            if sep[v] != prev:  # free end: the separated parts are not nested
-                return HANGING
-            ncut -= 1
-            if 2 * (colour[v] + sub[sep[v]] - lower_sum) != colour[v] + colour[lower_cut]:
-                return COLOUR
-            lower_cut = v
-            lower_sum = sub[sep[v]]
-        prev = v
-        v = parent[v]
-    if end < 0 and ncut != 0:  # a cut vertex off the chain: its part can not hold the end
-        return HANGING
-    return PASS
-
-
-@njit(cache=True)
-def pockets(nb, colour, end, taken, head, free_count, freel, radius, scratch):
-    """Two-cell cuts around the head: :func:`blocks` on G - a for every free cell a
-    (not the end) within graph distance ``radius`` of the head, through free cells.
-
-    Needs a known end (PASS when ``end`` < 0). PASS, or the first failure.
-    """
-    if end < 0:
-        return PASS
-    k = nb.shape[1]
-    queue = scratch[16]
-    mark = scratch[17]
-    queue[0] = head
-    mark[head] = 1
-    lo = 0
-    hi = 1
-    for _ in range(radius):
-        stop = hi
-        for i in range(lo, stop):
-            c = queue[i]
-            for d in range(k):
-                w = nb[c, d]
-                if w >= 0 and not taken[w] and mark[w] != 1:
-                    mark[w] = 1
-                    queue[hi] = w
-                    hi += 1
-        lo = stop
-    for i in range(hi):
-        mark[queue[i]] = 0
-    verdict = PASS
-    for i in range(1, hi):
-        a = queue[i]
-        if a == end:
-            continue
-        verdict = blocks(nb, colour, end, taken, head, free_count, freel, a, scratch[8:16])
-        if verdict != PASS:
-            break
-    return verdict
 
 
 @njit(cache=True)

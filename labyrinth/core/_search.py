@@ -15,17 +15,16 @@ caller's restarts also try the two other orders below.
 import numpy as np
 from numba import njit
 
+from labyrinth.core._blocks import PASS, pockets
 from labyrinth.core._prune import (
     _PROP,
     DEAD,
     INFO_LEN,
-    PASS,
     SCRATCH_ROWS,
     check,
-    pockets,
 )
 
-__all__ = ["BUDGET", "EXHAUSTED", "FOUND", "RANKED", "REVERSE", "WARNSDORFF", "search"]
+__all__ = ["BUDGET", "EXHAUSTED", "FOUND", "RANKED", "REVERSE", "WARNSDORFF", "search", "sort_candidates"]
 
 #: move orders of :func:`search`: fewest onward moves first (Warnsdorff), most
 #: first, or by the rank alone (cells with a single way on still first)
@@ -39,6 +38,22 @@ BUDGET = 2
 
 #: :func:`_local_block` looks this many moves around the last head
 LOCAL_RADIUS = 2
+
+
+@njit(inline="always")
+def sort_candidates(keys, cand, depth, n):
+    """Order the first ``n`` candidates of row ``depth`` by ``keys`` (a stable insertion sort: n is a
+    cell's degree, at most 16), the move order of every depth-first search here and of the labyrinth's."""
+    for i in range(1, n):
+        kk = keys[i]
+        ww = cand[depth, i]
+        j = i - 1
+        while j >= 0 and keys[j] > kk:
+            keys[j + 1] = keys[j]
+            cand[depth, j + 1] = cand[depth, j]
+            j -= 1
+        keys[j + 1] = kk
+        cand[depth, j + 1] = ww
 
 
 @njit(cache=True)
@@ -160,7 +175,7 @@ def _expand(nb, colour, end, taken, path, base, depth, free_count, freel, cand, 
             order, radius, ends, frame, counters, audit):
     """Fill the candidate cells at ``depth``, best first; their number (0 if pruned or none).
 
-    :func:`~labyrinth.core._prune.blocks` costs a depth-first pass over G, but a
+    :func:`~labyrinth.core._blocks.blocks` costs a depth-first pass over G, but a
     step from h to w changes G only by dropping h, so two cases skip it (when
     the end stays the parent's):
 
@@ -252,16 +267,7 @@ def _expand(nb, colour, end, taken, path, base, depth, free_count, freel, cand, 
             keys[n] = (0 if onward <= 1 else 1 << 48) + rank[w]
         cand[depth, n] = w
         n += 1
-    for i in range(1, n):  # stable insertion sort of at most k candidates
-        kk = keys[i]
-        ww = cand[depth, i]
-        j = i - 1
-        while j >= 0 and keys[j] > kk:
-            keys[j + 1] = keys[j]
-            cand[depth, j + 1] = cand[depth, j]
-            j -= 1
-        keys[j + 1] = kk
-        cand[depth, j + 1] = ww
+    sort_candidates(keys, cand, depth, n)
     ncand[depth] = n
     return n
 

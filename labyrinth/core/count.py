@@ -20,7 +20,7 @@ processes rebuild it from two small values. What is counted, on an n x n board
   symmetry other than the identity fixes no path (it would fix every cell);
   ``g`` composed with reversal fixes a path only when ``g`` is an involution,
   and those paths are counted directly, by their first halves
-  (:func:`~labyrinth.core._count_kernel.mirror_start`):
+  (:func:`~labyrinth.core._count_mirror.mirror_start`):
   exact, and far cheaper than a canonical form of every path found (there
   are billions on 7x7).
 
@@ -43,7 +43,7 @@ reflection. Each searched prefix is a *unit*; the closed tours are counted
 from one cell of fewest moves ``s`` (a cycle through ``s`` uses two of its
 neighbours ``a < b``: the paths ``s, a, ..., b``), in units by first moves.
 
-Units run through :mod:`verify._executors`, like an audit's: in this
+Units run through :mod:`labyrinth.jobs.executors`, like an audit's: in this
 process, on local worker processes (``jobs``) or on Ray (``executor="ray"``),
 each worker keeping its memo table between units. Each unit runs the numba
 search (:mod:`labyrinth.core._count_kernel`) in slices and stops
@@ -66,6 +66,7 @@ import time
 import numpy as np
 
 from labyrinth.core import _count_kernel as _k
+from labyrinth.core import _count_mirror
 from labyrinth.core.count_plan import MAX_CELLS, Plan, _perms, plan
 from labyrinth.core.graph import move_graph
 from labyrinth.errors import LabyrinthError, TimeLimitError
@@ -182,8 +183,8 @@ def _count_unit(n, leaps, name, kind, cells, ends, deadline):
         starts = [cells[1:]] if len(cells) > 1 else [(c,) for c in range(graph.size) if perm[c] != c]
         count = nodes = 0
         for prefix in starts:
-            state = _k.mirror_start(nb, perm, np.asarray(prefix, dtype=np.int64))
-            while not _k.mirror_run(nb, perm, *state, SLICE_NODES):
+            state = _count_mirror.mirror_start(nb, perm, np.asarray(prefix, dtype=np.int64))
+            while not _count_mirror.mirror_run(nb, perm, *state, SLICE_NODES):
                 if deadline is not None and time.time() > deadline:
                     return name, kind, None, nodes + int(state[4][2]), time.perf_counter() - t0, os.getpid()
             count += int(state[4][1])
@@ -227,14 +228,14 @@ def _balanced(graph, prefix, ends):
 
 # --- driver side ---------------------------------------------------------------------------------------------
 class _Queue:
-    """The units of a count as :mod:`verify._executors` takes them (its claims interface, with no store)."""
+    """The units of a count as :mod:`labyrinth.jobs.executors` takes them (its claims interface, with no store)."""
 
     def __init__(self, tasks):
         self.queue = collections.deque(tasks)
         self.stopped = False
 
     def take(self):
-        from verify._claims import DONE
+        from labyrinth.jobs.claims import DONE
 
         if self.stopped or not self.queue:
             return DONE
@@ -312,7 +313,7 @@ def count_paths(n, leaps, *, open_paths=True, closed=True, jobs=1, executor="loc
     progress : callable or None
         ``progress(done, total)`` after every unit.
     """
-    from verify._executors import run_local, run_ray, run_serial
+    from labyrinth.jobs.executors import run_local, run_ray, run_serial
 
     t0 = time.perf_counter()
     deadline = None if time_limit is None else time.time() + time_limit

@@ -23,17 +23,39 @@ __all__ = ["PUZZLES", "PathState", "parse_path", "register_puzzle"]
 
 #: Puzzle name -> factory ``f(n) -> Puzzle``, for reading path notation.
 PUZZLES = {}
-#: Where the puzzles shipped with the project register themselves (imported on first use).
+#: Puzzle name -> its own state class, where it has one (the labyrinth's :class:`~labyrinth.engine.State`).
+STATE_TYPES = {}
+#: Puzzle name -> a reader of its short notation (the labyrinth's ``N:MOVES``).
+SHORT_FORMS = {}
+#: Where the puzzles shipped with the project register themselves (imported on first use, by name:
+#: the core never imports a puzzle; a puzzle imports the core and registers).
 _MODULES = {"numbers": "labyrinth.puzzles.numbers", "numbers-closed": "labyrinth.puzzles.numbers",
-            "knight": "labyrinth.puzzles.knight", "knight-closed": "labyrinth.puzzles.knight"}
+            "knight": "labyrinth.puzzles.knight", "knight-closed": "labyrinth.puzzles.knight",
+            "labyrinth": "labyrinth.engine"}
 
 _NOTATION = re.compile(r"^\s*([a-z][a-z0-9-]*):([0-9]{1,9})@([0-9]{1,9}),([0-9]{1,9}):([A-Za-z,]*)\s*$")
 
 
-def register_puzzle(name, factory):
-    """Make ``name`` readable in path notation; ``factory(n)`` builds the puzzle of size n."""
+def register_puzzle(name, factory, *, state=None, short=None):
+    """Make ``name`` readable in path notation; ``factory(n)`` builds the puzzle of size n.
+
+    ``state`` is the puzzle's own :class:`PathState` subclass (built as
+    ``state(puzzle, path)``), ``short`` a reader of a short notation that
+    :func:`parse_path` tries for text of the form ``N:MOVES``.
+    """
     PUZZLES[name] = factory
+    if state is not None:
+        STATE_TYPES[name] = state
+    if short is not None:
+        SHORT_FORMS[name] = short
     return factory
+
+
+def _registered(name):
+    """Import the module of a shipped puzzle on first use, so that it registers itself."""
+    if name not in PUZZLES and name in _MODULES:
+        importlib.import_module(_MODULES[name])
+    return PUZZLES.get(name)
 
 
 class PathState:
@@ -49,12 +71,15 @@ class PathState:
 
     __slots__ = ("puzzle", "board", "path", "_taken")
 
+    #: what the path is called in messages (the labyrinth says "line")
+    noun = "path"
+
     def __init__(self, puzzle, path, *, _trusted=False):
         self.puzzle = puzzle
         self.board = puzzle.graph
         self.path = tuple(int(c) for c in path)
         if not _trusted:
-            _check_path(puzzle, self.path)
+            _check_path(puzzle, self.path, self.noun)
         self._taken = None
 
     # --- construction -------------------------------------------------------------
@@ -160,9 +185,12 @@ class PathState:
         """The state after one more move; :class:`PathError` if the move is not open."""
         if move not in self.open_moves():
             raise PathError(f"move {move!r} is not open at {self.compact()}", token=move)
-        cell = self.board.targets[move][self.head]
-        nxt = PathState.__new__(PathState)  # the path is known good: no re-check, and the taken cells grow by one
-        nxt.puzzle, nxt.board, nxt.path, nxt._taken = self.puzzle, self.board, self.path + (cell,), None
+        return self._grown(self.board.targets[move][self.head])
+
+    def _grown(self, cell):
+        """This state with ``cell`` appended (known good: no re-check; the taken cells grow by one)."""
+        nxt = object.__new__(type(self))
+        nxt.puzzle, nxt.board, nxt.path, nxt._taken = self.puzzle, self.board, self.path + (int(cell),), None
         if self._taken is not None:
             taken = self._taken.copy()
             taken[cell] = 1
@@ -172,7 +200,7 @@ class PathState:
 
     def prefix(self, steps):
         """The state after the first ``steps`` moves of this path."""
-        return PathState(self.puzzle, self.path[: steps + 1], _trusted=True)
+        return type(self)(self.puzzle, self.path[: steps + 1], _trusted=True)
 
     def compact(self):
         """The ``PUZZLE:N@X,Y:MOVES`` notation."""
@@ -197,17 +225,17 @@ class PathState:
 
 
 def _rebuild(name, n, path):
-    if name not in PUZZLES and name in _MODULES:
-        importlib.import_module(_MODULES[name])
-    return PathState(PUZZLES[name](n), path, _trusted=True)
+    return STATE_TYPES.get(name, PathState)(_registered(name)(n), path, _trusted=True)
 
 
-def _check_path(puzzle, path):
+def _check_path(puzzle, path, noun="path"):
+    """Raise :class:`PathError` naming the first step of ``path`` that is not a move of ``puzzle``."""
     g = puzzle.graph
+    end = puzzle.end if puzzle.end != CYCLE else None
     if not path:
-        raise PathError("a path has at least its first cell")
+        raise PathError(f"a {noun} has at least its first cell")
     if puzzle.start is not None and path[0] != puzzle.start:
-        raise PathError(f"the path must start at {g.xy(puzzle.start)}")
+        raise PathError(f"the {noun} must start at {g.xy(puzzle.start)}")
     seen = set()
     for i, c in enumerate(path):
         if not 0 <= c < g.size:
@@ -215,8 +243,10 @@ def _check_path(puzzle, path):
         if c in seen:
             raise PathError(f"step {i}: revisits {g.xy(c)}", token="%d,%d" % g.xy(c))
         if i and g.move_between(path[i - 1], c) is None:
-            raise PathError(f"step {i}: {g.xy(path[i - 1])} -> {g.xy(c)} is not a move",
+            raise PathError(f"step {i}: {g.xy(path[i - 1])} -> {g.xy(c)} is not a single step",
                             token="%d,%d" % g.xy(c))
+        if i and path[i - 1] == end:
+            raise PathError(f"step {i}: the {noun} already ended at {g.xy(end)}", token="%d,%d" % g.xy(c))
         seen.add(c)
 
 
@@ -230,17 +260,17 @@ def parse_path(text, *, source=None):
     m = _NOTATION.match(text)
     if not m:
         if text.count(":") == 1 and "@" not in text:
-            from labyrinth.engine.formats import parse_compact
-            return parse_compact(text, source=source)
+            _registered("labyrinth")
+            return SHORT_FORMS["labyrinth"](text, source=source)
         raise FormatError("expected PUZZLE:N@X,Y:MOVES (e.g. numbers:10@1,1:E,S)", source=src,
                           token=text.strip()[:40] or "(empty)")
     name, n, x, y, moves = m.groups()
-    if name not in PUZZLES and name in _MODULES:
-        importlib.import_module(_MODULES[name])
-    factory = PUZZLES.get(name)
+    factory = _registered(name)
     if factory is None:
         raise FormatError(f"unknown puzzle (known: {', '.join(sorted(PUZZLES))})", source=src, token=name)
     try:
-        return PathState.from_moves(factory(n), (int(x), int(y)), moves, source=src)
+        state = PathState.from_moves(factory(n), (int(x), int(y)), moves, source=src)
     except LabyrinthError as err:
         raise err.located(src) from None
+    kind = STATE_TYPES.get(name)
+    return state if kind is None else kind(state.puzzle, state.path, _trusted=True)

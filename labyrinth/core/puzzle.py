@@ -30,12 +30,18 @@ class Puzzle:
     end : int, None or CYCLE
         The fixed last cell, None when the path may end anywhere, or :data:`CYCLE`
         when the last cell must be one move from the first (a closed tour).
+    kernels : module or None
+        The puzzle's own numba kernels, where it has faster ones than the
+        core's general search (the labyrinth's 4-move grid:
+        :mod:`labyrinth.engine._search`, with ``check``, ``pockets`` and
+        ``search``); None runs the general kernels of :mod:`labyrinth.core`.
     """
 
     name: str
     graph: MoveGraph
     start: object = None
     end: object = None
+    kernels: object = dataclasses.field(default=None, repr=False)
 
     @property
     def start_mode(self):

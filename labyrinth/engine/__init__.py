@@ -29,6 +29,7 @@ trace
     A research program file: a path plus the options that program allowed at each cell.
 """
 
+from labyrinth.core.path import register_puzzle
 from labyrinth.engine.board import DELTAS, MOVES, Board
 from labyrinth.engine.formats import (
     RESEARCH_DIRECTIONS,
@@ -41,7 +42,10 @@ from labyrinth.engine.formats import (
     parse_state,
     parse_trace,
 )
-from labyrinth.engine.state import State
+from labyrinth.engine.state import State, labyrinth_puzzle
+
+# the labyrinth is a puzzle of the core: its path notation reads N:MOVES into a State
+register_puzzle("labyrinth", labyrinth_puzzle, state=State, short=parse_compact)
 
 __all__ = [
     "Board",
@@ -52,6 +56,7 @@ __all__ = [
     "Trace",
     "format_compact",
     "format_trace",
+    "labyrinth_puzzle",
     "load_state",
     "load_trace",
     "parse_compact",

@@ -1,14 +1,36 @@
-"""A state of the labyrinth: the line drawn so far from (1,1), as an immutable path."""
+"""A state of the labyrinth: the line drawn so far from (1,1), as an immutable path.
 
-import numpy as np
+The labyrinth is one puzzle of the graph core (:mod:`labyrinth.core`): the
+(1,0) leaper on an n x n board from the corner (1,1) to the corner (n,n).
+:class:`State` is the core's :class:`~labyrinth.core.PathState` on that
+puzzle, with the labyrinth's own notation (``N:MOVES``) and its moves as one
+string of letters.
+"""
 
+from functools import lru_cache
+
+from labyrinth.core.path import PathState
+from labyrinth.core.puzzle import Puzzle
+from labyrinth.engine import _search
 from labyrinth.engine.board import MOVES, Board
 from labyrinth.errors import PathError
 
-__all__ = ["State"]
+__all__ = ["State", "labyrinth_puzzle"]
 
 
-class State:
+@lru_cache(maxsize=None)
+def labyrinth_puzzle(n):
+    """The labyrinth of size n as a puzzle of the core: the board, from (1,1) to (n,n), with its own search kernel.
+
+    >>> p = labyrinth_puzzle(5)
+    >>> p.name, p.graph.xy(p.start), p.graph.xy(p.end)
+    ('labyrinth', (1, 1), (5, 5))
+    """
+    board = Board(n)
+    return Puzzle("labyrinth", board, board.start, board.end, kernels=_search)
+
+
+class State(PathState):
     """A line from the start (1,1): its cells in order, the last one being the ``head``.
 
     Cells on the line are ``taken``; the others are ``free``. The line may enter
@@ -21,17 +43,17 @@ class State:
     '5:RRDL'
     """
 
-    __slots__ = ("board", "path", "_taken", "_moves")
+    __slots__ = ("_moves",)
+
+    noun = "line"
 
     def __init__(self, board, path=None, *, _trusted=False):
-        if not isinstance(board, Board):
+        if isinstance(board, Puzzle):
+            board = board.graph
+        elif not isinstance(board, Board):
             board = Board(board)
-        self.board = board
-        path = (board.start,) if path is None else tuple(int(c) for c in path)
-        if not _trusted:
-            _check_path(board, path)
-        self.path = path
-        self._taken = None
+        path = (board.start,) if path is None else path
+        PathState.__init__(self, labyrinth_puzzle(board.n), path, _trusted=_trusted)
         self._moves = None
 
     # --- construction -------------------------------------------------------
@@ -78,19 +100,7 @@ class State:
         except PathError as err:
             raise err.located(source) from None
 
-    # --- views ----------------------------------------------------------------
-    @property
-    def n(self):
-        return self.board.n
-
-    @property
-    def head(self):
-        return self.path[-1]
-
-    @property
-    def steps(self):
-        return len(self.path) - 1
-
+    # --- the labyrinth's own views ----------------------------------------------
     @property
     def moves(self):
         """The line as U/D/L/R letters from the start (computed once: states are immutable)."""
@@ -98,39 +108,6 @@ class State:
             letters = self.board.letters
             self._moves = "".join(letters[c - a] for a, c in zip(self.path, self.path[1:]))
         return self._moves
-
-    @property
-    def taken(self):
-        """Boolean array over cells: True where the line has been (the head included)."""
-        if self._taken is None:
-            t = np.zeros(self.board.size, dtype=np.uint8)
-            t[list(self.path)] = 1
-            t.setflags(write=False)
-            self._taken = t
-        return self._taken
-
-    @property
-    def end(self):
-        """The cell the line must end on: the end corner (see :mod:`labyrinth.core.path`)."""
-        return self.board.end
-
-    #: the line never closes into a cycle
-    cycle = False
-
-    @property
-    def free_count(self):
-        return self.board.size - len(self.path)
-
-    def free(self):
-        """Indices of the cells not yet on the line."""
-        return [int(c) for c in np.flatnonzero(self.taken == 0)]
-
-    def is_complete(self):
-        """Every cell covered and the head on the end corner."""
-        return self.head == self.board.end and self.free_count == 0
-
-    def at_end(self):
-        return self.head == self.board.end
 
     def open_moves(self):
         """Letters, in ``UDLR`` order, of the moves onto free neighbours (none once at the end)."""
@@ -144,14 +121,9 @@ class State:
         """The state after one more move; :class:`PathError` if the move is not open."""
         if move not in self.open_moves():
             raise PathError(f"move {move!r} is not open at {self.compact()}", token=move)
-        state = State(self.board, self.path + (self.board.step(self.head, move),), _trusted=True)
-        if self._moves is not None:
-            state._moves = self._moves + move
+        state = self._grown(self.board.step(self.head, move))
+        state._moves = None if self._moves is None else self._moves + move
         return state
-
-    def prefix(self, steps):
-        """The state after the first ``steps`` moves of this line."""
-        return State(self.board, self.path[: steps + 1], _trusted=True)
 
     def extended(self, moves):
         """The state after a string of further moves, checked like :meth:`from_moves`."""
@@ -160,16 +132,6 @@ class State:
     def compact(self):
         """The ``N:MOVES`` notation."""
         return f"{self.n}:{self.moves}"
-
-    def cells_xy(self):
-        return [self.board.xy(c) for c in self.path]
-
-    # --- value semantics --------------------------------------------------------
-    def __eq__(self, other):
-        return isinstance(other, State) and other.board.n == self.board.n and other.path == self.path
-
-    def __hash__(self):
-        return hash((self.board.n, self.path))
 
     def __repr__(self):
         return f"State({self.compact()!r})"
@@ -180,21 +142,3 @@ class State:
 
 def _rebuild(n, path):
     return State(Board(n), path, _trusted=True)
-
-
-def _check_path(board, path):
-    if not path or path[0] != board.start:
-        raise PathError("the line must start at (1,1)")
-    seen = set()
-    for i, c in enumerate(path):
-        if not 0 <= c < board.size:
-            raise PathError(f"step {i}: cell {c} is off the board")
-        if c in seen:
-            raise PathError(f"step {i}: revisits {board.xy(c)}", token="%d,%d" % board.xy(c))
-        if i and board.move_between(path[i - 1], c) is None:
-            raise PathError(f"step {i}: {board.xy(path[i - 1])} -> {board.xy(c)} is not a single step",
-                            token="%d,%d" % board.xy(c))
-        if i and path[i - 1] == board.end:
-            raise PathError(f"step {i}: the line already ended at the end corner {board.xy(board.end)}",
-                            token="%d,%d" % board.xy(c))
-        seen.add(c)

@@ -65,7 +65,7 @@ class Walk:
 
 def _runner(rules):
     compiled = getattr(rules, "compiled", None)
-    return rules.program().runner if compiled is not None and compiled() else None
+    return rules.runner() if compiled is not None and compiled() else None
 
 
 def random_walk(n, rules, seed, start=None, index=0):
@@ -161,15 +161,19 @@ class Enumeration:
     first_stuck: object = None  # the first stuck state met, in keep-left order
 
 
-def enumerate_walks(start, rules, progress=None):
+def enumerate_walks(start, rules, progress=None, *, subtree=None):
     """Enumerate every walk below ``start`` (a :class:`State`) in keep-left order.
 
     ``nodes`` counts the states visited, ``start`` included; ``progress``, if
     given, is called with the walkthrough count each time it grows.
+    ``subtree(state, rules) -> (walkthroughs, stuck, nodes)``, if given, counts
+    whole subtrees below the first few levels (the caller passes
+    :func:`verify.count_subtree` for the ``oracle`` set: the engine never
+    calls the verifier itself).
     """
     t0 = time.perf_counter()
-    if getattr(rules, "perfect", False):
-        return _enumerate_perfect(start, rules, progress, t0)
+    if subtree is not None:
+        return _enumerate_by_subtrees(start, rules, progress, t0, subtree)
     runner = _runner(rules)
     if runner is not None:
         walkthroughs, stuck, nodes, cells = runner.enumerate(start, progress)
@@ -198,26 +202,23 @@ def enumerate_walks(start, rules, progress=None):
     return Enumeration(walkthroughs, stuck, nodes, time.perf_counter() - t0, first_stuck)
 
 
-#: subtrees the perfect enumeration hands to the numba kernel (more: finer progress, more Python above them)
-_PERFECT_UNITS = 256
+#: subtrees a whole-subtree counter is handed (more: finer progress, more Python above them)
+_SUBTREE_UNITS = 256
 
 
-def _enumerate_perfect(start, rules, progress, t0):
-    """Keep-left enumeration under the perfect walker (``rules.perfect``), in the exhaustive audit's kernel.
+def _enumerate_by_subtrees(start, rules, progress, t0, subtree):
+    """Keep-left enumeration that hands whole subtrees to ``subtree(state, rules)``.
 
-    The nodes near ``start`` are expanded here with the rule set's own oracle
-    until there are :data:`_PERFECT_UNITS` subtrees; each subtree then runs in
-    :func:`verify._exhaustive.run_subtree`, whose search opens exactly the
-    feasible moves. A move the search cannot decide within its node budget is
-    a :class:`~labyrinth.errors.TimeLimitError`: the count is never guessed.
+    The nodes near ``start`` are expanded here with the rule set itself until
+    there are :data:`_SUBTREE_UNITS` subtrees; each is then counted at once by
+    ``subtree``, which returns ``(walkthroughs, stuck, nodes)`` (for the
+    ``oracle`` set the verifier's exhaustive kernel,
+    :func:`verify.count_subtree`, which raises rather than guess).
     """
-    from labyrinth.errors import TimeLimitError
-    from verify._exhaustive import UNKNOWN, run_subtree
-
     walkthroughs = stuck = nodes = 0
     first_stuck = None
     frontier = [start]
-    while 0 < len(frontier) < _PERFECT_UNITS:
+    while 0 < len(frontier) < _SUBTREE_UNITS:
         grown = []
         for state in frontier:
             if state.is_complete():
@@ -227,7 +228,7 @@ def _enumerate_perfect(start, rules, progress, t0):
             allowed = rules.open_moves(state)
             nodes += 1
             if not allowed:
-                stuck += 1  # only a dead start: every later state the oracle opened is alive
+                stuck += 1
                 first_stuck = first_stuck or state
                 continue
             grown.extend(state.after(m) for m in keep_left_order(heading(state)) if m in allowed)
@@ -235,12 +236,10 @@ def _enumerate_perfect(start, rules, progress, t0):
         if progress is not None and walkthroughs:
             progress(walkthroughs)
     for state in frontier:
-        records, counters, _ = run_subtree(state, rules)
-        if any(int(row[0]) == UNKNOWN for row in records):
-            raise TimeLimitError("the search ran out of its node budget deciding a move", source=state.compact())
-        walkthroughs += int(counters[1])
-        stuck += int(counters[2])
-        nodes += int(counters[5])
+        done, dead, visited = subtree(state, rules)
+        walkthroughs += done
+        stuck += dead
+        nodes += visited
         if progress is not None:
             progress(walkthroughs)
     return Enumeration(walkthroughs, stuck, nodes, time.perf_counter() - t0, first_stuck)

@@ -7,8 +7,12 @@
 * :mod:`~labyrinth.engine_protocol.server`: this package's rule sets served
   over the protocol (``labyrinth engine --rules X``).
 
-The rule set that audits use is :class:`labyrinth.rules.engine.EngineRuleSet`;
-the protocol itself is written up in ``docs/engine-protocol.md``.
+* :mod:`~labyrinth.engine_protocol.ruleset`: an engine as a rule set
+  (:class:`EngineRuleSet`, named ``engine:COMMAND`` wherever a rule set is
+  named: importing this package registers the family with
+  :func:`labyrinth.rules.register_family`).
+
+The protocol itself is written up in ``docs/engine-protocol.md``.
 """
 
 from labyrinth.engine_protocol.client import (
@@ -29,13 +33,16 @@ from labyrinth.engine_protocol.messages import (
     parse_answer,
     parse_hello,
 )
+from labyrinth.engine_protocol.ruleset import BATCH, EngineRuleSet
 from labyrinth.engine_protocol.server import StateCache, answer, serve
 
 __all__ = [
+    "BATCH",
     "BREADTH_FIRST",
     "DEPTH_FIRST",
     "ENGINE_TIMEOUT",
     "EngineInfo",
+    "EngineRuleSet",
     "EngineProcess",
     "Latency",
     "ORDERS",

@@ -1,36 +1,46 @@
 """Rules and rule sets: which moves the walker may take from a state, and why.
 
 * :mod:`~labyrinth.rules.base`: the protocol (effects with blame and trigger
-  cells; ordered rule sets with switch-off);
+  cells); :mod:`~labyrinth.rules.ruleset`: ordered rule sets with switch-off;
 * the study's universal rules: :mod:`~labyrinth.rules.cshape` and
   :mod:`~labyrinth.rules.areas` (near-border, older-line, count-area,
   colour-imbalance); :mod:`~labyrinth.rules.future`, the optional
   future-lines aid (forced pieces of line, drawn, and a rule off by default);
 * :mod:`~labyrinth.rules.language` and :mod:`~labyrinth.rules.patterns`: the
   pattern-rule language for size-specific rules, shipped in ``library/``;
-* :mod:`~labyrinth.rules.program`: a rule set compiled for the numba walker;
+* :mod:`~labyrinth.rules.program`: a rule set compiled for numba, and
+  :mod:`~labyrinth.rules.walks`: the compiled walker that runs it;
 * whole-board rules that stay sound by construction:
   :mod:`~labyrinth.rules.matching` (two-matching), :mod:`~labyrinth.rules.closure`,
   :mod:`~labyrinth.rules.exact_areas`, and the window relaxation
   :mod:`~labyrinth.rules.window` (``window:R``);
 * :mod:`~labyrinth.rules.sets`: the named sets ``default``, ``fast``,
   ``universal``, ``strong``, ``none`` and ``oracle``;
-* :mod:`~labyrinth.rules.engine`: the rules of an external engine, asked over
-  the engine protocol (``engine:COMMAND``).
+* the rules of an external engine (``engine:COMMAND``) are a family of rule
+  sets that :mod:`labyrinth.engine_protocol` registers (:func:`register_family`).
 """
 
 from labyrinth.rules.areas import ColourImbalance, CountArea, NearBorder, OlderLine
-from labyrinth.rules.base import CompiledRule, Decision, Effect, Rule, RuleSet, natural_key
+from labyrinth.rules.base import CompiledRule, Decision, Effect, Rule, natural_key
 from labyrinth.rules.closure import Closure
 from labyrinth.rules.cshape import CShape
 from labyrinth.rules.exact_areas import ExactAreas
-from labyrinth.rules.engine import ENGINE_PREFIX, EngineRuleSet
 from labyrinth.rules.future import FutureLines, Lines, future_lines
 from labyrinth.rules.language import PatternSpec, load_rules, parse_rules
 from labyrinth.rules.matching import TwoMatching
 from labyrinth.rules.patterns import PatternRule
 from labyrinth.rules.program import Program
-from labyrinth.rules.sets import LIBRARY, RULE_SETS, UNIVERSAL, OracleRules, get_rule_set, library_rules
+from labyrinth.rules.ruleset import RuleSet
+from labyrinth.rules.sets import (
+    ENGINE_PREFIX,
+    LIBRARY,
+    RULE_SETS,
+    UNIVERSAL,
+    OracleRules,
+    get_rule_set,
+    library_rules,
+    register_family,
+)
 from labyrinth.rules.window import WindowRule
 
 __all__ = [
@@ -42,7 +52,6 @@ __all__ = [
     "Decision",
     "ENGINE_PREFIX",
     "Effect",
-    "EngineRuleSet",
     "ExactAreas",
     "FutureLines",
     "LIBRARY",
@@ -65,4 +74,5 @@ __all__ = [
     "load_rules",
     "natural_key",
     "parse_rules",
+    "register_family",
 ]

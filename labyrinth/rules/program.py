@@ -15,7 +15,7 @@ from labyrinth.rules._lines import lines_masks
 from labyrinth.rules.areas import area_verdict
 from labyrinth.rules.closure import closure_masks
 from labyrinth.rules.exact_areas import areas_masks
-from labyrinth.rules.base import FORCE, Effect
+from labyrinth.rules.base import FORCE, CompiledRule, Effect
 from labyrinth.rules.cshape import cshape
 from labyrinth.rules.frame import Tables
 from labyrinth.rules.matching import matching_masks
@@ -359,69 +359,5 @@ def rule_effects(rule, state):
 _EMPTY_TABLE = PatternTable([])
 
 
-def _run_arrays(program, board):
-    t = Tables.of(board)
-    return (program.order, t.nb, t.colour, t.n, t.end, *program.patterns.arrays())
-
-
-class _Runner:
-    """The compiled walker's entry points (random walks, runs, enumeration) for a Program."""
-
-    def __init__(self, program):
-        self.program = program
-
-    def walk(self, start, seed, index=0):
-        """A seeded random walk from ``start``: ``(path cells, outcome)`` with outcome COMPLETE/STUCK."""
-        from labyrinth.rules import walks
-
-        p = self.program
-        board = start.board
-        taken = np.array(start.taken, dtype=np.uint8)
-        path = np.empty(board.size, dtype=np.int32)
-        path[: len(start.path)] = start.path
-        length, outcome = walks.random_walk(*_run_arrays(p, board), taken, path, len(start.path),
-                                            np.uint64(walks.walk_seed(seed, index)), Tables.of(board).scratch(),
-                                            p.area, p.window, p.trig, p.ntrig)
-        return path[:length].tolist(), outcome
-
-    def runs_until_stuck(self, board, seed, first_walk, cap):
-        """Completed walks before the first stuck one, from walk ``first_walk`` on: ``(completed, run)``."""
-        from labyrinth.rules import walks
-
-        p = self.program
-        done, run = walks.runs_until_stuck(*_run_arrays(p, board), seed, first_walk, cap,
-                                           Tables.of(board).scratch(), p.area, p.window, p.trig, p.ntrig)
-        return int(done), int(run)
-
-    def enumerate(self, start, progress=None, chunk=200_000):
-        """Keep-left enumeration below ``start``: ``(walkthroughs, stuck, nodes, first stuck cells)``.
-
-        ``progress(walkthroughs)`` is called between chunks of ``chunk`` nodes.
-        """
-        from labyrinth.rules import walks
-
-        p = self.program
-        board = start.board
-        size = board.size
-        taken = np.array(start.taken, dtype=np.uint8)
-        path = np.empty(size, dtype=np.int32)
-        path[: len(start.path)] = start.path
-        frame = np.array([-1], dtype=np.int64)
-        cand = np.zeros((size, 3), dtype=np.int8)
-        ncand = np.zeros(size, dtype=np.int8)
-        idx = np.zeros(size, dtype=np.int8)
-        counters = np.zeros(4, dtype=np.int64)
-        first = np.empty(size, dtype=np.int32)
-        scratch = Tables.of(board).scratch()
-        arrays = _run_arrays(p, board)
-        while not walks.enumerate_chunk(*arrays, taken, path, len(start.path) - 1, frame, cand, ncand, idx,
-                                        counters, first, chunk, scratch, p.area, p.window, p.trig, p.ntrig):
-            if progress is not None:
-                progress(int(counters[0]))
-        if progress is not None:
-            progress(int(counters[0]))
-        stuck_path = first[: counters[3]].tolist() if counters[3] else None
-        return int(counters[0]), int(counters[1]), int(counters[2]), stuck_path
-
-
-Program.runner = property(lambda self: _Runner(self), doc="The compiled walker for this program.")
+# the rules' own effects() run here, where every kernel is (registered, not imported: base is below program)
+CompiledRule.evaluate = staticmethod(rule_effects)

@@ -18,16 +18,18 @@
 
 A path to a ``.rule`` file also names a rule set: the universal rules
 followed by that file's patterns; ``engine:COMMAND`` names the rules of an
-external engine (:class:`labyrinth.rules.engine.EngineRuleSet`).
+external engine (:class:`labyrinth.engine_protocol.EngineRuleSet`), a *family*
+of rule sets the engine protocol registers (:func:`register_family`): the
+rules never import the layers above them.
 """
 
+import importlib
 import pathlib
 
 from labyrinth.errors import FormatError, LabyrinthError, TimeLimitError
 from labyrinth.rules.areas import ColourImbalance, CountArea, NearBorder, OlderLine
-from labyrinth.rules.base import RuleSet
+from labyrinth.rules.ruleset import RuleSet
 from labyrinth.rules.cshape import CShape
-from labyrinth.rules.engine import ENGINE_PREFIX, EngineRuleSet
 from labyrinth.rules.future import FutureLines
 from labyrinth.rules.closure import Closure
 from labyrinth.rules.exact_areas import ExactAreas
@@ -36,7 +38,21 @@ from labyrinth.rules.window import MAX_RADIUS, WindowRule
 from labyrinth.rules.language import load_rules
 from labyrinth.rules.patterns import PatternRule
 
-__all__ = ["LIBRARY", "RULE_SETS", "UNIVERSAL", "OracleRules", "get_rule_set", "library_rules"]
+__all__ = ["ENGINE_PREFIX", "FAMILIES", "LIBRARY", "RULE_SETS", "UNIVERSAL", "OracleRules", "get_rule_set",
+           "library_rules", "register_family"]
+
+#: the rule-set name prefix of an external engine: ``engine:COMMAND``
+ENGINE_PREFIX = "engine:"
+#: name prefix -> ``factory(rest of the name, off, on, engine_timeout=, engine_order=)``: rule sets named by a prefix
+FAMILIES = {}
+#: where the families shipped with the project register themselves (imported by name on first use)
+_FAMILY_MODULES = {ENGINE_PREFIX: "labyrinth.engine_protocol"}
+
+
+def register_family(prefix, factory):
+    """Make every name ``PREFIX...`` a rule set: ``factory(rest, off, on, engine_timeout=, engine_order=)`` builds it."""
+    FAMILIES[prefix] = factory
+    return factory
 
 #: the universal rules, in the order a rule set asks them
 UNIVERSAL = (CShape, NearBorder, OlderLine, CountArea, ColourImbalance)
@@ -60,7 +76,8 @@ class OracleRules:
     """
 
     name = "oracle"
-    #: the walker may run this set as the exhaustive audit's search kernel (see ``enumerate_walks``)
+    #: the oracle decides every move: a caller may count whole subtrees in the verifier's exhaustive
+    #: kernel (``enumerate_walks(..., subtree=verify.count_subtree)``)
     perfect = True
 
     def __init__(self, oracle=None):
@@ -165,11 +182,12 @@ def get_rule_set(name, off=(), on=(), *, engine_timeout=None, engine_order=None)
     """
     off, on = frozenset(off), frozenset(on)
     windows = [_window_rule(w) for w in sorted(on) if w.startswith(WINDOW_PREFIX)]
-    if name.startswith(ENGINE_PREFIX):
-        if off or on:
-            raise LabyrinthError("an external engine's rules cannot be switched on or off here",
-                                 token=",".join(sorted(off | on)))
-        return EngineRuleSet(name[len(ENGINE_PREFIX):], timeout=engine_timeout, order=engine_order)
+    for prefix in sorted(set(FAMILIES) | set(_FAMILY_MODULES)):
+        if name.startswith(prefix):
+            if prefix not in FAMILIES:
+                importlib.import_module(_FAMILY_MODULES[prefix])
+            return FAMILIES[prefix](name[len(prefix):], off, on, engine_timeout=engine_timeout,
+                                    engine_order=engine_order)
     if engine_order is not None:
         raise LabyrinthError("the order of states is how an external engine is asked: it goes with --engine",
                              token=engine_order)

@@ -20,10 +20,10 @@ from labyrinth.rules.areas import (
     track_stop,
     track_take,
 )
-from labyrinth.rules.frame import LEFT_DIR, RIGHT_DIR
+from labyrinth.rules.frame import LEFT_DIR, RIGHT_DIR, Tables
 from labyrinth.rules.program import decide
 
-__all__ = ["COMPLETE", "STUCK", "enumerate_chunk", "random_walk", "runs_until_stuck", "walk_seed"]
+__all__ = ["COMPLETE", "STUCK", "Runner", "enumerate_chunk", "random_walk", "runs_until_stuck", "walk_seed"]
 
 COMPLETE = 1
 STUCK = 0
@@ -229,3 +229,70 @@ def _stuck(path, depth, counters, first_stuck):
     if counters[3] == 0:
         counters[3] = depth + 1
         first_stuck[: depth + 1] = path[: depth + 1]
+
+
+# --- the compiled walker's entry points --------------------------------------------------------------------
+def _run_arrays(program, board):
+    t = Tables.of(board)
+    return (program.order, t.nb, t.colour, t.n, t.end, *program.patterns.arrays())
+
+
+class Runner:
+    """The compiled walker's entry points (random walks, runs, enumeration) for a :class:`~labyrinth.rules.program.Program`.
+
+    >>> from labyrinth.engine import State
+    >>> from labyrinth.rules import get_rule_set
+    >>> path, outcome = get_rule_set("default").runner().walk(State.from_moves(5, ""), seed=1)
+    >>> len(path), outcome == COMPLETE
+    (25, True)
+    """
+
+    def __init__(self, program):
+        self.program = program
+
+    def walk(self, start, seed, index=0):
+        """A seeded random walk from ``start``: ``(path cells, outcome)`` with outcome COMPLETE/STUCK."""
+        p = self.program
+        board = start.board
+        taken = np.array(start.taken, dtype=np.uint8)
+        path = np.empty(board.size, dtype=np.int32)
+        path[: len(start.path)] = start.path
+        length, outcome = random_walk(*_run_arrays(p, board), taken, path, len(start.path),
+                                            np.uint64(walk_seed(seed, index)), Tables.of(board).scratch(),
+                                            p.area, p.window, p.trig, p.ntrig)
+        return path[:length].tolist(), outcome
+
+    def runs_until_stuck(self, board, seed, first_walk, cap):
+        """Completed walks before the first stuck one, from walk ``first_walk`` on: ``(completed, run)``."""
+        p = self.program
+        done, run = runs_until_stuck(*_run_arrays(p, board), seed, first_walk, cap,
+                                           Tables.of(board).scratch(), p.area, p.window, p.trig, p.ntrig)
+        return int(done), int(run)
+
+    def enumerate(self, start, progress=None, chunk=200_000):
+        """Keep-left enumeration below ``start``: ``(walkthroughs, stuck, nodes, first stuck cells)``.
+
+        ``progress(walkthroughs)`` is called between chunks of ``chunk`` nodes.
+        """
+        p = self.program
+        board = start.board
+        size = board.size
+        taken = np.array(start.taken, dtype=np.uint8)
+        path = np.empty(size, dtype=np.int32)
+        path[: len(start.path)] = start.path
+        frame = np.array([-1], dtype=np.int64)
+        cand = np.zeros((size, 3), dtype=np.int8)
+        ncand = np.zeros(size, dtype=np.int8)
+        idx = np.zeros(size, dtype=np.int8)
+        counters = np.zeros(4, dtype=np.int64)
+        first = np.empty(size, dtype=np.int32)
+        scratch = Tables.of(board).scratch()
+        arrays = _run_arrays(p, board)
+        while not enumerate_chunk(*arrays, taken, path, len(start.path) - 1, frame, cand, ncand, idx,
+                                        counters, first, chunk, scratch, p.area, p.window, p.trig, p.ntrig):
+            if progress is not None:
+                progress(int(counters[0]))
+        if progress is not None:
+            progress(int(counters[0]))
+        stuck_path = first[: counters[3]].tolist() if counters[3] else None
+        return int(counters[0]), int(counters[1]), int(counters[2]), stuck_path

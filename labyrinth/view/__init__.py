@@ -2,6 +2,9 @@
 
 * :mod:`~labyrinth.view.model`: what a picture shows (rules, oracle, stuck pattern), as plain data;
 * :mod:`~labyrinth.view.svg`: SVG pictures of states and of patterns (``labyrinth draw``);
+* :mod:`~labyrinth.view.paths`: numbered-grid pictures of a path on any move graph (knight, number puzzle);
+* :mod:`~labyrinth.view.heatmap`: a board's heat map of a count per start cell;
+* :mod:`~labyrinth.view.charts`: line charts for the reports;
 * :mod:`~labyrinth.view.report`: one self-contained HTML page for a findings store (``labyrinth report``);
 * :mod:`~labyrinth.view.server`: the local step-through viewer (``labyrinth serve``).
 """

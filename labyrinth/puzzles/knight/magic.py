@@ -49,7 +49,7 @@ import time
 from labyrinth.core.graph import random_image
 from labyrinth.core.path import PathState
 from labyrinth.errors import BackendError, LabyrinthError, TimeLimitError
-from labyrinth.puzzles.knight.board import knight_graph, knight_puzzle
+from labyrinth.puzzles.knight.board import ALL, FOUND, NONE, UNKNOWN, knight_graph, knight_puzzle
 
 __all__ = [
     "ALL",
@@ -71,8 +71,6 @@ N = 8
 SIZE = N * N
 #: the magic sum of 8x8: 8 * (64 + 1) / 2
 MAGIC_SUM = N * (SIZE + 1) // 2
-#: outcomes: a tour found; none exists (proven); every tour enumerated; the time limit came first
-FOUND, NONE, ALL, UNKNOWN = "found", "none", "all", "unknown"
 BACKENDS = ("search", "cpsat")
 
 

@@ -1,13 +1,13 @@
 """One knight's tour, open or closed, found by the oracle and checked: or a proof that there is none.
 
-The work is :func:`labyrinth.core.solve.solve_puzzle`. The knight always
+The work is :func:`oracle.solve.solve_puzzle`. The knight always
 changes colour, so colour balance settles many questions at once: an open tour
 of an odd board starts and ends on the majority colour (none starts on the
 minority), and an odd board has no closed tour at all (a cycle alternates
 colours, so it has as many cells of each).
 """
 
-from labyrinth.core.solve import (
+from oracle.solve import (
     NO_SOLUTION,
     SOLVED,
     UNKNOWN,
@@ -23,7 +23,7 @@ __all__ = ["NO_SOLUTION", "SOLVED", "UNKNOWN", "Solution", "require", "tour"]
 def tour(n, *, start=None, closed=False, seed=None, oracle=None, time_limit=None):
     """One knight's tour of the n x n board (``closed``: the last cell a knight's move from the first).
 
-    The other parameters are :func:`~labyrinth.core.solve.solve_puzzle`'s.
+    The other parameters are :func:`~oracle.solve.solve_puzzle`'s.
 
     >>> t = tour(5, start=(1, 1))
     >>> t.status, t.state.is_complete()

@@ -1,6 +1,6 @@
 """Where a campaign's units run: in this process, in local worker processes that die with it, or on Ray.
 
-Each executor takes the run's :class:`verify._claims.Claims` and runs the
+Each executor takes the run's :class:`labyrinth.jobs.claims.Claims` and runs the
 units it hands out (claimed in the store first, so concurrent runs of one
 campaign share them), calling ``finish(result)`` in this process for each.
 """
@@ -16,7 +16,7 @@ import threading
 import time
 
 from labyrinth.errors import LabyrinthError
-from verify._claims import drive
+from labyrinth.jobs.claims import drive
 
 __all__ = ["die_with_parent", "run_local", "run_ray", "run_serial", "stop_between_units"]
 

@@ -1,12 +1,15 @@
-"""Numba kernel for the depth-first completion search: a resumable search loop.
+"""The labyrinth's own numba kernel for the depth-first completion search: a resumable search loop.
 
-Its pruning is :mod:`labyrinth.engine._graph` (dead ends, forced moves, block
+The labyrinth's puzzle hands it to the oracle (``Puzzle.kernels``): the 4-move
+grid runs here, every other move graph on the core's general kernel
+(:mod:`labyrinth.core._search`). Its pruning is :mod:`labyrinth.engine._graph` (dead ends, forced moves, block
 order, colour balance per block), shared with the walker's area rules.
 """
 
 import numpy as np
 from numba import njit
 
+from labyrinth.core._search import sort_candidates
 from labyrinth.engine._graph import DEAD, OPEN, check, descend, pockets
 
 __all__ = ["BUDGET", "DEAD", "EXHAUSTED", "FOUND", "OPEN", "check", "pockets", "search"]
@@ -50,17 +53,7 @@ def _expand(nb, colour, end, taken, path, depth, free_count, cand, ncand, idx, s
         keys[k] = onward * 4096 + rank[w]
         cand[depth, k] = d
         k += 1
-    # insertion sort of k <= 4 candidates by key
-    for i in range(1, k):
-        kk = keys[i]
-        dd = cand[depth, i]
-        j = i - 1
-        while j >= 0 and keys[j] > kk:
-            keys[j + 1] = keys[j]
-            cand[depth, j + 1] = cand[depth, j]
-            j -= 1
-        keys[j + 1] = kk
-        cand[depth, j + 1] = dd
+    sort_candidates(keys, cand, depth, k)
     ncand[depth] = k
     return k
 

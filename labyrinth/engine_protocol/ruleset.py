@@ -26,13 +26,13 @@ import atexit
 import collections
 import weakref
 
+from labyrinth.engine_protocol.client import ENGINE_TIMEOUT, EngineProcess
+from labyrinth.engine_protocol.messages import ORDERS
 from labyrinth.errors import LabyrinthError
 from labyrinth.rules.base import Decision
+from labyrinth.rules.sets import ENGINE_PREFIX, register_family
 
-__all__ = ["BATCH", "ENGINE_PREFIX", "EngineRuleSet"]
-
-#: the rule-set name prefix of an external engine: ``engine:COMMAND``
-ENGINE_PREFIX = "engine:"
+__all__ = ["BATCH", "EngineRuleSet"]
 #: states per request to an engine that takes batches
 BATCH = 256
 #: answers kept per rule set (a 51x51 walk has 2601 states)
@@ -54,9 +54,6 @@ class EngineRuleSet:
     perfect = False
 
     def __init__(self, command, *, timeout=None, order=None):
-        from labyrinth.engine_protocol.client import ENGINE_TIMEOUT, EngineProcess
-        from labyrinth.engine_protocol.messages import ORDERS
-
         command = command.strip()
         if not command:
             raise LabyrinthError("give the engine's command line", token=ENGINE_PREFIX)
@@ -210,3 +207,14 @@ def _close_at_exit():
 
 
 atexit.register(close_all)
+
+
+def _by_name(command, off, on, *, engine_timeout=None, engine_order=None):
+    """``get_rule_set("engine:COMMAND")``: the engine's rules, which cannot be switched here."""
+    if off or on:
+        raise LabyrinthError("an external engine's rules cannot be switched on or off here",
+                             token=",".join(sorted(off | on)))
+    return EngineRuleSet(command, timeout=engine_timeout, order=engine_order)
+
+
+register_family(ENGINE_PREFIX, _by_name)

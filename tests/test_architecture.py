@@ -1,0 +1,137 @@
+"""One direction of flow (docs/architecture.md): no import runs up the stack of layers, none closes a circle.
+
+Every import counts, the ones inside functions too: a lazy import from a
+lower layer to a higher one is still the lower layer depending on the higher.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: the layers from the ground up; a module belongs to the longest prefix that names it
+LAYERS = (
+    ("labyrinth/errors.py", "labyrinth/compiling.py", "labyrinth/_jitcache.py", "labyrinth/__init__.py"),
+    ("labyrinth/jobs/",),
+    ("labyrinth/core/",),
+    ("labyrinth/engine/",),
+    ("oracle/",),
+    ("labyrinth/rules/", "labyrinth/puzzles/"),
+    ("verify/", "labyrinth/engine_protocol/"),
+    ("labyrinth/view/",),
+    ("labyrinth/cli/",),
+)
+
+
+def _layer(path):
+    best, rank = "", None
+    for i, prefixes in enumerate(LAYERS):
+        for prefix in prefixes:
+            if path.startswith(prefix) and len(prefix) > len(best):
+                best, rank = prefix, i
+    return rank
+
+
+def _modules():
+    """Module name -> path relative to the root, for every source file of the packages."""
+    out = {}
+    for top in ("labyrinth", "oracle", "verify"):
+        for path in (ROOT / top).rglob("*.py"):
+            rel = path.relative_to(ROOT).as_posix()
+            name = rel[:-3].replace("/", ".")
+            out[name.removesuffix(".__init__")] = rel
+    return out
+
+
+def _imports(rel, modules, root=ROOT):
+    """The project modules ``rel`` imports (at the top or inside functions)."""
+    tree = ast.parse((root / rel).read_text(), rel)
+    package = rel[:-3].replace("/", ".").rsplit(".", 1)[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+            names = [f"{base}.{a.name}" for a in node.names] + [base]
+        else:
+            continue
+        for name in names:
+            while name and name not in modules:
+                name = name.rpartition(".")[0]
+            if name and modules[name] != rel:
+                found.add(modules[name])
+    return found
+
+
+@pytest.fixture(scope="module")
+def graph():
+    modules = _modules()
+    return {rel: _imports(rel, modules) for rel in modules.values()}
+
+
+def test_every_module_has_a_layer(graph):
+    assert [rel for rel in graph if _layer(rel) is None] == []
+
+
+def test_no_import_runs_up_the_stack(graph):
+    upward = sorted(f"{a} -> {b}" for a, targets in graph.items() for b in targets if _layer(b) > _layer(a))
+    assert upward == [], "\n".join(upward)
+
+
+def _package_face(rel):
+    """A package's ``__init__.py`` only hands names on; its imports of its own modules are no dependency."""
+    return rel.endswith("__init__.py")
+
+
+def test_no_import_circle(graph):
+    """Tarjan's strongly connected components of the module graph: each must be one module."""
+    edges = {a: {b for b in targets if not _package_face(b)} for a, targets in graph.items()}
+    index, low, stack, on_stack, circles = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                part.append(w)
+                if w == v:
+                    break
+            if len(part) > 1:
+                circles.append(sorted(part))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    assert circles == []
+
+
+def test_no_module_is_longer_than_500_lines(graph):
+    long = sorted(f"{rel}: {n}" for rel in graph if (n := len((ROOT / rel).read_text().splitlines())) > 500)
+    assert long == []
+
+
+def test_the_check_sees_an_upward_import(tmp_path):
+    """The checker itself: a lazy import from the core up to the verifier is found."""
+    rel = "labyrinth/core/graph.py"
+    source = (ROOT / rel).read_text() + "\n\ndef _late():\n    from verify import audit\n"
+    tree_path = tmp_path / rel
+    tree_path.parent.mkdir(parents=True)
+    tree_path.write_text(source)
+    modules = _modules()
+    found = _imports(rel, modules, tmp_path)
+    assert "verify/audit.py" in found and _layer("verify/audit.py") > _layer(rel)
