@@ -25,7 +25,8 @@ def walks_per_second(rules, n, seconds, seed):
     repeats, the best block is what the machine does when nothing else takes
     the core, the mean is what this run got.
     """
-    runner = rules.runner()
+    # bench/before_after.py runs this script on older trees too, where the runner hung off the program
+    runner = rules.runner() if hasattr(rules, "runner") else rules.program().runner
     start = State.from_moves(n, "")
     runner.walk(start, seed)  # compile
     t0 = time.perf_counter()
