@@ -24,6 +24,11 @@ A node's checks, each sound (a branch is cut only when no completion exists):
   ``l``'s parity, is ``f*l + f*f - p`` (one run of ``l``'s parity, step 2,
   then one of the other parity, a single step of 3 between); the largest
   ``<= h``, ``q`` of ``h``'s parity, ``f*h - f*f + q``;
+* *unions*: rows (columns) three or more apart hold no consecutive numbers
+  either (no knight's move joins them), so the same bound holds for their
+  union, which sees the lines competing for the same small or large
+  numbers: such unions are more lines to the kernel, with their own
+  targets (the caller's tables, :data:`.semimagic.UNIONS`);
 * *paths*: every free cell keeps two path neighbours among the free cells
   and the heads; a free cell with exactly two, one a head, is that head's
   forced next cell (two such for one head: dead); a cell with three forced
@@ -31,10 +36,9 @@ A node's checks, each sound (a branch is cut only when no completion exists):
 
 The head extended at a node is the one with fewer candidate cells (ties
 alternate). Checks tried and left out because they cost more time than they
-saved (``reports/knight_magic.md``): the same bound on unions of rows three
-or more apart (no knight's move joins them: 1.7 times fewer nodes, 1.2 times
-the time), forward checking of both heads' children, a flood fill of the
-free cells, per-cell time windows propagated through the line sums.
+saved (``reports/knight_magic.md``): forward checking of both heads'
+children, a flood fill of the free cells, distances through the free cells
+instead of ``OFF``, per-cell time windows propagated through the line sums.
 
 The search runs in slices of a bounded number of nodes (:func:`run`), its
 whole state in arrays, so the caller can stop between slices; each tour
@@ -136,16 +140,17 @@ def _place(c, n, sign, odd, cell_lines, need, fo, fe):
 
 
 @njit(cache=True)
-def start(kn, cell_lines, target, odd, prefix, suffix, regs, bits, num, need, fo, fe, side, cell, prev, cand):
+def start(kn, cell_lines, targets, odd, prefix, suffix, regs, bits, num, need, fo, fe, side, cell, prev, cand):
     """Set up the search of every tour with ``prefix`` on 1, 2... and ``suffix`` on 64, 63...; False if it has none.
 
-    ``odd`` is the bitboard of the cells that take the odd numbers (the colour of cell 1).
+    ``targets`` holds each line's sum; ``odd`` is the bitboard of the cells
+    that take the odd numbers (the colour of cell 1).
     """
     size = kn.shape[0]
     free = ~np.uint64(0) if size == 64 else (_U1 << np.uint64(size)) - _U1
     regs[:] = 0
     num[:] = 0
-    need[:] = target
+    need[:] = targets
     fo[:] = 0
     fe[:] = 0
     cell[:] = -1

@@ -211,16 +211,30 @@ def _closes_ok(unit, conditions):
 
 
 # --- one unit --------------------------------------------------------------------------------
+#: unions of rows (and of columns) three or more apart: no knight's move joins them, so their numbers are
+#: pairwise non-consecutive like a line's; bounded as one more line each (the ones that paid, of all 19 such sets)
+UNIONS = ((0, 3), (4, 7), (0, 3, 6), (1, 4, 7), (0, 3, 7), (0, 4, 7))
+
+
 @lru_cache(maxsize=4)
 def _tables(diagonals):
-    """Knight moves (bitboards), each cell's lines, and ``off[c, line]``: moves from a head on ``c`` to the line, less 1."""
+    """The kernel's tables: knight moves (bitboards), each cell's lines, ``off[c, line]`` and each line's target.
+
+    Lines: the 8 rows, the 8 columns, the two diagonals (``diagonals``), then
+    the :data:`UNIONS` of rows and of columns. ``off[c, line]`` is the least
+    number of moves from a head on ``c`` to a cell of the line, less 1 (a
+    move changes each coordinate by 1 or 2, never by 0, and never stays on
+    a diagonal); a union takes its lines' least.
+    """
     kn = np.zeros(SIZE, np.uint64)
     for c in range(SIZE):
         for o in range(SIZE):
             if _knight(c, o):
                 kn[c] |= np.uint64(1) << np.uint64(o)
-    lines = 2 * N + (2 if diagonals else 0)
-    cell_lines = np.full((SIZE, 4), -1, np.int64)
+    base = 2 * N + (2 if diagonals else 0)
+    unions = [[b + r for r in rows] for rows in UNIONS for b in (0, N)]
+    lines = base + len(unions)
+    cell_lines = np.full((SIZE, 2 + 2 + 2 * len(UNIONS)), -1, np.int64)
     off = np.zeros((SIZE, lines), np.int64)
     for c in range(SIZE):
         x, y = c % N, c // N
@@ -229,13 +243,18 @@ def _tables(diagonals):
             ls.append(2 * N)
         if diagonals and x + y == N - 1:
             ls.append(2 * N + 1)
+        ls += [base + i for i, members in enumerate(unions) if y in members or N + x in members]
         cell_lines[c, :len(ls)] = ls
         for ln in range(2 * N):
             d = abs(ln - y) if ln < N else abs(ln - N - x)
-            off[c, ln] = (2 if d == 0 else (d + 1) // 2) - 1  # a move changes a coordinate by 1 or 2, never by 0
-        for ln in range(2 * N, lines):
-            off[c, ln] = 1 if ln - 2 * N in [i for i, on in enumerate((x == y, x + y == N - 1)) if on] else 0
-    return kn, cell_lines, off
+            off[c, ln] = (2 if d == 0 else (d + 1) // 2) - 1
+        if diagonals:
+            off[c, 2 * N] = int(x == y)
+            off[c, 2 * N + 1] = int(x + y == N - 1)
+        for i, members in enumerate(unions):
+            off[c, base + i] = min(off[c, ln] for ln in members)
+    targets = np.array([MAGIC_SUM] * base + [MAGIC_SUM * len(m) for m in unions], np.int64)
+    return kn, cell_lines, off, targets
 
 
 @dataclasses.dataclass
@@ -260,12 +279,12 @@ def run_unit(unit, conditions=Conditions(), *, deadline=None, slice_nodes=SLICE_
     if isinstance(unit, str):
         unit = parse_unit(unit)
     t0 = time.perf_counter()
-    kn, cell_lines, off = _tables(conditions.diagonals)
+    kn, cell_lines, off, targets = _tables(conditions.diagonals)
     state = _k.new_state(off.shape[1], SIZE)
     out = np.zeros((BUFFER, SIZE), np.int64)
     colour = _colour(unit.prefix[0])
     odd = np.uint64(sum(1 << c for c in range(SIZE) if _colour(c) == colour))
-    _k.start(kn, cell_lines, MAGIC_SUM, odd, np.asarray(unit.prefix, np.int64), np.asarray(unit.suffix, np.int64),
+    _k.start(kn, cell_lines, targets, odd, np.asarray(unit.prefix, np.int64), np.asarray(unit.suffix, np.int64),
              *state)
     regs = state[0]
     tours = []

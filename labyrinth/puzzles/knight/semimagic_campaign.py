@@ -30,7 +30,7 @@ import socket
 import time
 
 from labyrinth.errors import CampaignExists, LabyrinthError
-from labyrinth.puzzles.knight._magic_common import Conditions
+from labyrinth.puzzles.knight._magic_common import Conditions, check_magic
 from labyrinth.puzzles.knight.semimagic import DEPTH, parse_unit, plan_units, run_unit, summarize
 
 __all__ = ["KIND", "CampaignResult", "estimate", "open_campaign", "run_campaign", "stored_results"]
@@ -98,10 +98,17 @@ class CampaignResult:
 
 
 def stored_results(store, campaign, conditions, *, depth=DEPTH, scope=None):
-    """The :class:`CampaignResult` of what ``store`` holds for ``campaign``."""
+    """The :class:`CampaignResult` of what ``store`` holds for ``campaign`` (every tour checked again)."""
+    from verify.store import StoreError
+
     done = store.done_units(campaign)
     total = len(plan_units(conditions, depth, scope))
     tours = [tuple(t) for rec in done.values() for t in rec.get("tours", ())]
+    for t in tours:  # a store is a file: whatever it holds is checked again, by the definitions alone
+        faults = check_magic(t, conditions)
+        if faults:
+            raise StoreError(f"campaign {campaign} holds a tour that fails the check: {faults[0]}",
+                             source=store.path)
     nodes = sum(int(rec.get("nodes", 0)) for rec in done.values())
     work = sum(float(rec.get("seconds", 0.0)) for rec in done.values())
     return CampaignResult(campaign, conditions, len(done), total, nodes, work, store.elapsed(campaign) or 0.0,
