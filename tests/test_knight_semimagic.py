@@ -305,3 +305,20 @@ def test_cli_bad_campaign_input(argv, capsys, tmp_path):
         status = exit_.code
     err = capsys.readouterr().err
     assert status == 2 and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_scheme_count_follows_the_start_fields_and_orbit_sizes():
+    """The puzzle author's count: 1 per class, 2 when the lower start field is on a diagonal or both ends share one."""
+    rng = random.Random(5)
+    field = {c: next(f for f in S.START_FIELDS if f in {p[c] for p in S._symmetries()}) for c in range(64)}
+    rank = {f: i for i, f in enumerate(S.START_FIELDS)}
+    size = {c: len({p[c] for p in S._symmetries()}) for c in range(64)}
+    seen = set()
+    for t in [BEV, FIG2] + [_random_tour(rng) for _ in range(60)]:
+        fs, fe = field[t[0]], field[t[-1]]
+        low = fs if rank[fs] <= rank[fe] else fe
+        want = (8 // size[low]) * (2 if fs == fe else 1)
+        assert S.scheme_count([t]) == S.scheme_count([canonical(t)]) == want
+        seen.add(want)
+    assert {1, 2} <= seen
+    assert S.scheme_count([BEV, FIG2]) == S.scheme_count([BEV]) + S.scheme_count([FIG2])

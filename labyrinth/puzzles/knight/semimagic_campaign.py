@@ -191,8 +191,9 @@ def run_campaign(store, conditions=Conditions(), *, depth=DEPTH, scope=None, job
     campaign = open_campaign(store, conditions, depth=depth, scope=scope, resume=resume, new=new)
     units = [u.name for u in plan_units(conditions, depth, scope)]
     done = store.done_units(campaign)
-    picked = set(random.Random(seed).sample(units, min(sample, len(units)))) if sample else set()
-    order = [u for u in units if u in picked] + [u for u in units if u not in picked]
+    drawn = random.Random(seed).sample(units, min(sample, len(units))) if sample else []
+    picked = set(drawn)
+    order = drawn + [u for u in units if u not in picked]  # the sample in its random order: any part of it is random
     deadline = None if time_limit is None else time.time() + time_limit
     tasks = [(_unit_task, (u, conditions.needs_closed, conditions.diagonals, deadline, u in picked), u)
              for u in order if u not in done]
