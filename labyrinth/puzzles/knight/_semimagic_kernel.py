@@ -34,8 +34,9 @@ A node's checks, each sound (a branch is cut only when no completion exists):
   forced next cell (two such for one head: dead); a cell with three forced
   neighbours is dead.
 
-The head extended at a node is the one with fewer candidate cells (ties
-alternate). Checks tried and left out because they cost more time than they
+The head extended at a node is the one with fewer candidate cells, a tie
+going to the head that has placed more numbers (measured: 5-30% fewer nodes
+than alternating; keeping the two heads level costs up to twice the nodes). Checks tried and left out because they cost more time than they
 saved (``reports/knight_magic.md``): forward checking of both heads'
 children, a flood fill of the free cells, distances through the free cells
 instead of ``OFF``, per-cell time windows propagated through the line sums.
@@ -328,7 +329,7 @@ def run(kn, cell_lines, odd, off, regs, bits, num, need, fo, fe, side, cell, pre
                         pb = _popcount(cb)
                         if pa == 0 or pb == 0:
                             cn = zero
-                        elif pa < pb or (pa == pb and ((lo + hi) & 1) == 0):
+                        elif pa < pb or (pa == pb and lo - 1 >= kn.shape[0] - hi):  # a tie: the head further ahead
                             cn = ca
                         else:
                             s = 1
