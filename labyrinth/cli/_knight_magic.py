@@ -4,10 +4,12 @@ The knight family adds this subcommand with :func:`register_magic`; the work
 is :func:`labyrinth.puzzles.knight.magic.find_magic` and ``enumerate_magic``.
 Exit status 0 (found, all enumerated, or none: proven); 2 for bad input;
 3 when the time limit came first (``unknown``; with ``--all`` what was found
-is printed, marked partial).
+is printed, marked partial). ``--all`` without ``--symmetric`` is the
+resumable campaign of :mod:`labyrinth.cli._knight_magic_all`.
 """
 
 from labyrinth.cli._common import EXIT_OK, EXIT_UNKNOWN, emit, note
+from labyrinth.cli._knight_magic_all import add_campaign_options, run_all
 from labyrinth.cli._limits import positive_int, seconds, seed
 from labyrinth.errors import LabyrinthError
 
@@ -34,16 +36,20 @@ def register_magic(knight_sub):
                    help="condition 6: symmetric about the centre (the image of i holds i+32 mod 64; closed)")
     p.add_argument("--diagonals", action="store_true", help="condition 7: both diagonals sum to 260 too")
     p.add_argument("--all", action="store_true",
-                   help="enumerate every tour (one per class printed): complete in seconds with --symmetric, "
-                        "the whole 2003 enumeration without it (expect a partial result)")
+                   help="enumerate every tour (one per class printed): in seconds with --symmetric; without it, "
+                        "the whole enumeration as a resumable campaign in --db (hours: see the options below)")
     p.add_argument("--jobs", type=positive_int(1024), default=1, metavar="J", help="worker processes (default 1)")
-    p.add_argument("--time-limit", type=seconds, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
-                   help=f"seconds in all (default {DEFAULT_TIME_LIMIT:g}); past it the answer is unknown, exit 3")
+    p.add_argument("--time-limit", type=seconds, metavar="SECONDS",
+                   help=f"seconds in all (default {DEFAULT_TIME_LIMIT:g}; for the campaign of --all: none); past it "
+                        "the answer is unknown, exit 3")
     p.add_argument("--seed", type=seed, metavar="S",
-                   help="search the units in a random order and print a random image of the tour (find only)")
+                   help="search the units in a random order and print a random image of the tour; with --all "
+                        "--sample, the sample's seed")
     p.add_argument("--backend", choices=("search", "cpsat"), default="search",
                    help="search: the dedicated numba search (default); cpsat: the CP-SAT model (find only)")
-    p.add_argument("--json", action="store_true", help="one JSON object: the result, with each tour's path")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object: the result, with each tour's path and numbered grid (64 numbers by rows)")
+    add_campaign_options(p)
     p.set_defaults(run=_magic)
     return p
 
@@ -80,8 +86,20 @@ def _magic(args):
     if args.all and args.backend != "search":
         raise LabyrinthError("--all enumerates with the search backend only (CP-SAT finds one tour)",
                              token="--backend")
-    if args.all and args.seed is not None:
-        raise LabyrinthError("--seed orders a search for one tour: it does not go with --all", token="--seed")
+    if args.all and args.seed is not None and not (args.sample and not args.symmetric):
+        raise LabyrinthError("--seed orders a search for one tour, or the sample of --all --sample: not --all alone",
+                             token="--seed")
+    if not (args.all and not args.symmetric):
+        for flag, used in (("--resume", args.resume), ("--new", args.new), ("--sample", args.sample),
+                           ("--max-units", args.max_units is not None), ("--executor", args.executor != "local"),
+                           ("--address", args.address is not None), ("--scope", args.scope is not None),
+                           ("--depth", args.depth is not None)):
+            if used:
+                raise LabyrinthError("belongs to the campaign of --all (without --symmetric)", token=flag)
+    else:
+        return run_all(args, cond, tour_text)
+    if args.time_limit is None:
+        args.time_limit = DEFAULT_TIME_LIMIT
     if args.all:
         result = enumerate_magic(cond, time_limit=args.time_limit, jobs=args.jobs)
     else:

@@ -24,6 +24,8 @@ seconds: ``reports/knight_magic.md`` has the figures.
 
 from ortools.sat.python import cp_model
 
+from labyrinth.puzzles.knight._magic_common import FOUND, NONE, UNKNOWN
+
 __all__ = ["build", "count_cpsat", "solve_cpsat"]
 
 
@@ -96,7 +98,7 @@ def _cells(solver, pos):
 
 def solve_cpsat(conditions, *, time_limit=None, seed=0, workers=1, graph=None):
     """One tour of the 8x8 knight (or ``graph``) under ``conditions``: ``(status, cells or None, branches)``."""
-    from labyrinth.puzzles.knight.board import FOUND, NONE, UNKNOWN, knight_graph
+    from labyrinth.puzzles.knight.board import knight_graph
 
     graph = knight_graph(8) if graph is None else graph
     model, pos = build(graph, closed=conditions.needs_closed, magic=True, symmetric=conditions.symmetric,

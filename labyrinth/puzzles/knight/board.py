@@ -6,12 +6,10 @@ from labyrinth.core.graph import move_graph
 from labyrinth.core.path import register_puzzle
 from labyrinth.core.puzzle import CYCLE, Puzzle
 
-__all__ = ["ALL", "FOUND", "LEAPS", "NONE", "UNKNOWN", "knight_graph", "knight_puzzle"]
+__all__ = ["LEAPS", "knight_graph", "knight_puzzle"]
 
 #: One cell one way, two the other.
 LEAPS = ((1, 2),)
-#: outcomes of a tour question: a tour found; none exists (proven); every tour enumerated; the time limit came first
-FOUND, NONE, ALL, UNKNOWN = "found", "none", "all", "unknown"
 
 
 def knight_graph(n):

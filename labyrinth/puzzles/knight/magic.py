@@ -49,12 +49,34 @@ import time
 from labyrinth.core.graph import random_image
 from labyrinth.core.path import PathState
 from labyrinth.errors import BackendError, LabyrinthError, TimeLimitError
-from labyrinth.puzzles.knight.board import ALL, FOUND, NONE, UNKNOWN, knight_graph, knight_puzzle
+from labyrinth.puzzles.knight._magic_common import (
+    ALL,
+    FOUND,
+    MAGIC_SUM,
+    N,
+    NONE,
+    SIZE,
+    UNKNOWN,
+    Conditions,
+    _knight,
+    canonical,
+    check_magic,
+    geometry_key,
+    grid_of,
+    is_closed,
+    orbit,
+)
+from labyrinth.puzzles.knight.board import knight_graph, knight_puzzle
+
+BACKENDS = ("search", "cpsat")
 
 __all__ = [
     "ALL",
     "FOUND",
+    "MAGIC_SUM",
+    "N",
     "NONE",
+    "SIZE",
     "UNKNOWN",
     "Conditions",
     "MagicResult",
@@ -63,156 +85,11 @@ __all__ = [
     "enumerate_magic",
     "find_magic",
     "geometry_key",
+    "grid_of",
+    "is_closed",
     "orbit",
     "require",
 ]
-
-N = 8
-SIZE = N * N
-#: the magic sum of 8x8: 8 * (64 + 1) / 2
-MAGIC_SUM = N * (SIZE + 1) // 2
-BACKENDS = ("search", "cpsat")
-
-
-@dataclasses.dataclass(frozen=True)
-class Conditions:
-    """Which of the puzzle page's conditions a tour must meet, beyond 1-4 (a tour; rows and columns 260).
-
-    >>> Conditions(symmetric=True).label, Conditions(diagonals=True).label
-    ('1-6', '1-4, 7')
-    >>> Conditions(symmetric=True).needs_closed
-    True
-    """
-
-    closed: bool = False
-    symmetric: bool = False
-    diagonals: bool = False
-
-    @property
-    def needs_closed(self):
-        """Closed, asked for or implied: a centrally symmetric tour is closed (see the module's docstring)."""
-        return self.closed or self.symmetric
-
-    @property
-    def numbers(self):
-        """The puzzle page's condition numbers these stand for."""
-        out = [1, 2, 3, 4]
-        if self.needs_closed:
-            out.append(5)
-        if self.symmetric:
-            out.append(6)
-        if self.diagonals:
-            out.append(7)
-        return tuple(out)
-
-    @property
-    def label(self):
-        """The conditions as the puzzle page numbers them: ``1-4``, ``1-6``, ``1-4, 7``..."""
-        nums = self.numbers
-        run = 4
-        while run + 1 in nums:
-            run += 1
-        rest = [str(k) for k in nums if k > run]
-        return ", ".join([f"1-{run}", *rest])
-
-    def to_json(self):
-        return {"closed": self.needs_closed, "symmetric": self.symmetric, "diagonals": self.diagonals,
-                "conditions": list(self.numbers)}
-
-
-def _cells_of(tour):
-    if isinstance(tour, PathState):
-        return tuple(tour.path)
-    return tuple(int(c) for c in tour)
-
-
-def check_magic(tour, conditions=Conditions()):
-    """What is wrong with ``tour`` under ``conditions``: a tuple of faults, empty when it meets them all.
-
-    Independent of every search: it reads only the cells in number order (a
-    :class:`PathState` or a sequence of cell indices ``(y-1)*8 + (x-1)``) and
-    checks the definitions: 64 cells each once, each step a knight's move
-    (one and two cells apart), rows and columns 260, and as asked 64 a knight's
-    move from 1, the cell numbered i's image under the half turn numbered
-    i + 32 (mod 64), both diagonals 260.
-
-    >>> check_magic(range(64))[:1]
-    ('step 1: (1,1) -> (2,1) is not a knight move',)
-    """
-    cells = _cells_of(tour)
-    faults = []
-    if len(cells) != SIZE or sorted(cells) != list(range(SIZE)):
-        return (f"not the numbers 1..{SIZE} each on one cell ({len(cells)} cells, {len(set(cells))} distinct)",)
-    xy = [(c % N, c // N) for c in cells]
-
-    def knight(a, b):
-        return sorted((abs(a[0] - b[0]), abs(a[1] - b[1]))) == [1, 2]
-
-    for i in range(1, SIZE):
-        if not knight(xy[i - 1], xy[i]):
-            faults.append(f"step {i}: ({xy[i - 1][0] + 1},{xy[i - 1][1] + 1}) -> "
-                          f"({xy[i][0] + 1},{xy[i][1] + 1}) is not a knight move")
-    number = [0] * SIZE
-    for k, c in enumerate(cells, 1):
-        number[c] = k
-    for y in range(N):
-        s = sum(number[y * N + x] for x in range(N))
-        if s != MAGIC_SUM:
-            faults.append(f"row {y + 1} sums to {s}, not {MAGIC_SUM}")
-    for x in range(N):
-        s = sum(number[y * N + x] for y in range(N))
-        if s != MAGIC_SUM:
-            faults.append(f"column {x + 1} sums to {s}, not {MAGIC_SUM}")
-    if conditions.needs_closed and not knight(xy[-1], xy[0]):
-        faults.append(f"not closed: 64 at ({xy[-1][0] + 1},{xy[-1][1] + 1}) is not a knight move from 1")
-    if conditions.symmetric:
-        for c in range(SIZE):
-            image = (N - 1 - c % N) + (N - 1 - c // N) * N
-            want = (number[c] - 1 + SIZE // 2) % SIZE + 1
-            if number[image] != want:
-                faults.append(f"not symmetric about the centre: {number[c]} at ({c % N + 1},{c // N + 1}), "
-                              f"{number[image]} (not {want}) at its image")
-                break
-    if conditions.diagonals:
-        for name, diag in (("diagonal (1,1)-(8,8)", [i * N + i for i in range(N)]),
-                           ("diagonal (8,1)-(1,8)", [i * N + N - 1 - i for i in range(N)])):
-            s = sum(number[c] for c in diag)
-            if s != MAGIC_SUM:
-                faults.append(f"{name} sums to {s}, not {MAGIC_SUM}")
-    return tuple(faults)
-
-
-def orbit(cells):
-    """The tours a tour's class holds: its images under the 8 symmetries of the board, each also reversed."""
-    cells = _cells_of(cells)
-    out = set()
-    for p in knight_graph(N).symmetries():
-        image = tuple(int(p[c]) for c in cells)
-        out.add(image)
-        out.add(image[::-1])
-    return out
-
-
-def geometry_key(cells):
-    """A tour's figure up to the board's symmetries: its moves as unordered pairs (the closing move too, if any).
-
-    Tours with the same key draw the same figure: a closed tour numbered from
-    another cell, or two numberings of one path (Jelliss's *geometry classes*).
-    """
-    cells = _cells_of(cells)
-    moves = list(zip(cells, cells[1:]))
-    if _knight(cells[-1], cells[0]):
-        moves.append((cells[-1], cells[0]))
-    best = None
-    for p in knight_graph(N).symmetries():
-        key = tuple(sorted(tuple(sorted((int(p[a]), int(p[b])))) for a, b in moves))
-        best = key if best is None or key < best else best
-    return best
-
-
-def canonical(cells):
-    """The least tour (as a tuple of cells) of a tour's class: the class's name."""
-    return min(orbit(cells))
 
 
 @dataclasses.dataclass
@@ -276,11 +153,8 @@ class MagicResult:
                 "diagonal_classes": self.diagonal_classes,
                 "seconds": round(self.seconds, 3), "backend": self.backend, "nodes": self.nodes,
                 "units_done": self.units_done, "units_total": self.units_total, "covered": self.covered,
-                "paths": [s.compact() for s in (self.classes or self.tours)]}
-
-
-def _knight(a, b):
-    return sorted((abs(a % N - b % N), abs(a // N - b // N))) == [1, 2]
+                "paths": [s.compact() for s in (self.classes or self.tours)],
+                "grids": [grid_of(s.path) for s in (self.classes or self.tours)]}
 
 
 def _state(cells, conditions):
@@ -343,26 +217,23 @@ def find_magic(conditions=Conditions(), *, time_limit=None, seed=None, jobs=1, b
             tours = (_state(_image(cells, rng, seed), conditions),)
         return MagicResult(conditions, status, tours, (), time.perf_counter() - t0, "cpsat", branches,
                            covered="the whole space (CP-SAT)" if status != UNKNOWN else "unknown (CP-SAT)")
-    from labyrinth.puzzles.knight._magic_search import plan, run_plan
-
     nodes = done = total = 0
     parts = []
     for half in (True,) if conditions.symmetric else (True, False):
-        spec = _spec(conditions, half)
-        units = len(plan(**spec).units)
+        units = _unit_count(conditions, half)
         total += units
         order = list(range(units))
         if seed is not None:
             rng.shuffle(order)
         finished = 0
-        for res in run_plan(spec, order=order, deadline=deadline, jobs=jobs, stop_at_first=True):
+        for res in _results(conditions, half, deadline, jobs, order, True):
             nodes += res.nodes
             finished += res.finished
             for cells in res.tours[:1]:
                 done += finished
                 state = _state(_image(cells, rng, seed), conditions)
                 return MagicResult(conditions, FOUND, (state,), (), time.perf_counter() - t0, "search", nodes,
-                                       done, total, _covered(parts + [(half, finished, units)]))
+                                   done, total, _covered(parts + [(half, finished, units)]))
         done += finished
         parts.append((half, finished, units))
         if finished < units:
@@ -370,6 +241,32 @@ def find_magic(conditions=Conditions(), *, time_limit=None, seed=None, jobs=1, b
                                _covered(parts))
     return MagicResult(conditions, NONE, (), (), time.perf_counter() - t0, "search", nodes, done, total,
                        _covered(parts))
+
+
+def _unit_count(conditions, half):
+    if half:
+        from labyrinth.puzzles.knight._magic_search import plan
+
+        return len(plan(**_spec(conditions, True)).units)
+    from labyrinth.puzzles.knight.semimagic import plan_units
+
+    return len(plan_units(conditions))
+
+
+def _results(conditions, half, deadline, jobs, order, stop_at_first):
+    """The unit results of one search: the symmetric half search, or the semi-magic units (:mod:`.semimagic`)."""
+    if half:
+        from labyrinth.puzzles.knight._magic_search import run_plan
+
+        yield from run_plan(_spec(conditions, True), order=order, deadline=deadline, jobs=jobs,
+                            stop_at_first=stop_at_first)
+        return
+    from labyrinth.puzzles.knight.semimagic import plan_units, run_units
+
+    units = plan_units(conditions)
+    if order is not None:
+        units = [units[i] for i in order]
+    yield from run_units(units, conditions, deadline=deadline, jobs=jobs, stop_at_first=stop_at_first)
 
 
 def _image(cells, rng, seed):
@@ -382,7 +279,7 @@ def _image(cells, rng, seed):
 def _covered(parts):
     out = []
     for half, finished, units in parts:
-        what = "the centrally symmetric tours" if half else "all tours"
+        what = "the centrally symmetric tours" if half else "all tours (semi-magic units)"
         if finished == units:
             out.append(f"{what}: searched completely ({units} units)")
         else:
@@ -403,20 +300,19 @@ def enumerate_magic(conditions=Conditions(), *, time_limit=None, jobs=1, on_solu
 
     With ``symmetric`` the search writes only half of each tour: complete on
     8x8 in well under a minute (see ``reports/knight_magic.md``). Without
-    it the space is that of the 2003 enumeration (months of CPU then):
-    expect a partial result.
+    it, the units are those of :mod:`.semimagic` (a pair of cells for 1 and
+    64, and the first moves at both ends), which covers the same classes:
+    the whole enumeration takes hours, so run it as the resumable campaign
+    of :mod:`verify.semimagic_campaign` (``labyrinth knight magic --all``); here
+    expect a partial result within any short time limit.
     """
     _check_args(conditions, time_limit, jobs, "search")
-    from labyrinth.puzzles.knight._magic_search import plan, run_plan
-
     t0 = time.perf_counter()
     deadline = None if time_limit is None else time.time() + time_limit
     half = conditions.symmetric
-    spec = _spec(conditions, half)
-    units = len(plan(**spec).units)
     classes = {}
     nodes = finished = 0
-    for res in run_plan(spec, deadline=deadline, jobs=jobs):
+    for res in _results(conditions, half, deadline, jobs, None, False):
         nodes += res.nodes
         finished += res.finished
         for cells in res.tours:
@@ -425,6 +321,7 @@ def enumerate_magic(conditions=Conditions(), *, time_limit=None, jobs=1, on_solu
                 classes[key] = _state(key, conditions)
                 if on_solution is not None:
                     on_solution(classes[key])
+    units = _unit_count(conditions, half)
     keys = sorted(classes)
     tours = sorted({t for k in keys for t in orbit(k)})
     status = (ALL if tours else NONE) if finished == units else UNKNOWN

@@ -1,0 +1,178 @@
+"""The semi-magic enumeration (issue 30): where its campaign stands, its report, and its speed against the old search.
+
+Usage:
+    python bench/knight_semimagic.py status [--db out/knight_semimagic.db]
+    python bench/knight_semimagic.py report [--db ...] [--report reports/knight_magic.md]
+                                            [--classes reports/knight_semimagic.txt]
+    python bench/knight_semimagic.py compare [--prefixes 16,18,20]
+
+The campaign itself is ``labyrinth knight magic --all --db FILE [--sample K --seed S] [--jobs J] [--resume]``
+(``docs/knight.md``). ``status`` prints the units done, the unit time so far, the speed (nodes/s, units/hour),
+the estimate of the total from the sampled units beside the actual, and the classes so far. ``report`` writes
+every class found as one line of 64 numbers (the numbered grid by rows, row 1 first) to ``--classes``, and
+the campaign's section of ``--report`` (between its markers, the rest of the file left as it is). ``compare``
+times the search of :mod:`labyrinth.puzzles.knight.semimagic` against the forward search it replaced
+(:mod:`labyrinth.puzzles.knight._magic_search`) on the tours beginning like Beverley's tour (every end).
+"""
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+# keep bench/ off the import path (bench/oracle.py is named like the ``oracle`` package)
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+from labyrinth.puzzles.knight import _magic_search as OS  # noqa: E402
+from labyrinth.puzzles.knight import semimagic as S  # noqa: E402
+from labyrinth.puzzles.knight._magic_common import Conditions, geometry_key, grid_of, is_closed  # noqa: E402
+from verify.semimagic_campaign import KIND, stored_results  # noqa: E402
+from verify.store import Store  # noqa: E402
+
+BEGIN, END = "<!-- semimagic:begin -->", "<!-- semimagic:end -->"
+#: Beverley's tour (1848), rows from the top
+BEVERLEY = [[1, 30, 47, 52, 5, 28, 43, 54], [48, 51, 2, 29, 44, 53, 6, 27], [31, 46, 49, 4, 25, 8, 55, 42],
+            [50, 3, 32, 45, 56, 41, 26, 7], [33, 62, 15, 20, 9, 24, 39, 58], [16, 19, 34, 61, 40, 57, 10, 23],
+            [63, 14, 17, 36, 21, 12, 59, 38], [18, 35, 64, 13, 60, 37, 22, 11]]
+
+
+def _machine():
+    cpu = platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as fh:
+            cpu = next(line.split(":", 1)[1].strip() for line in fh if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}"
+
+
+def _campaign(store):
+    rows = [c for c in store.campaigns() if c["kind"] == KIND]
+    if not rows:
+        raise SystemExit("no semi-magic campaign in this store")
+    import json
+
+    row = rows[-1]
+    params = json.loads(row["params"])
+    cond = Conditions(closed=params["closed"], diagonals=params["diagonals"])
+    return row, cond, params
+
+
+def _stats(store):
+    row, cond, params = _campaign(store)
+    r = stored_results(store, row["id"], cond, depth=params["depth"], scope=params.get("scope"))
+    done = store.done_units(row["id"])
+    times = sorted(float(v["seconds"]) for v in done.values())
+    return row, r, done, times
+
+
+def _pct(times, q):
+    return times[min(len(times) - 1, int(q * len(times)))] if times else 0.0
+
+
+def status(args):
+    with Store(args.db, create=False) as store:
+        row, r, done, times = _stats(store)
+    rate = r.nodes / r.work_seconds if r.work_seconds else 0.0
+    print(f"campaign {r.campaign} ({r.conditions.label}): {r.units_done} of {r.units_total} units; "
+          f"{r.work_seconds / 3600:.2f} h of unit time, {r.seconds / 3600:.2f} h of wall time over its runs")
+    print(f"speed: {rate / 1e6:.1f} M nodes/s per process, {3600 * r.units_done / max(r.work_seconds, 1e-9):.0f} "
+          f"units per hour of unit time; unit seconds: median {_pct(times, 0.5):.1f}, p90 {_pct(times, 0.9):.1f}, "
+          f"p99 {_pct(times, 0.99):.1f}, max {times[-1] if times else 0:.1f}")
+    e = r.sample
+    if e.get("units"):
+        print(f"estimate from {e['units']} sampled units: {e['hours']} +- {e['plus_minus']} h of unit time in all "
+              f"(mean {e['mean']} s a unit)")
+    s = r.summary
+    print(f"so far: {len(s['classes'])} classes, {s['tours']} tours, {s['closed_classes']} closed, "
+          f"{s['open_classes']} open; scheme count {S.scheme_count(s['classes'])}; diagonals nearest 260: "
+          f"{s['best_diagonals']}")
+
+
+def report(args):
+    with Store(args.db, create=False) as store:
+        row, r, done, times = _stats(store)
+    s = r.summary
+    Path(args.classes).write_text("".join(" ".join(map(str, grid_of(c))) + "\n" for c in s["classes"]),
+                                  encoding="utf-8")
+    e = r.sample
+    rate = r.nodes / r.work_seconds if r.work_seconds else 0.0
+    geometry = len({geometry_key(c) for c in s["classes"]})
+    closed_geometry = len({geometry_key(c) for c in s["classes"] if is_closed(c)})
+    finished = "complete" if r.complete else f"**partial: {r.units_done} of {r.units_total} units**"
+    est = (f"{e['hours']} h +- {e['plus_minus']} h of unit time (two standard errors; mean {e['mean']} s a unit "
+           f"over {e['units']} units drawn at random)" if e.get("units") else "no sample yet")
+    lines = [BEGIN, "", "## Every semi-magic tour (conditions 1-4): the campaign", "",
+             f"Machine: {_machine()}. Command: `labyrinth knight magic --all --db out/knight_semimagic.db --sample "
+             f"300 --seed 1 --jobs 2` (run under `nice -n 19`, resumed with `--resume`); this section by "
+             f"`python bench/knight_semimagic.py report`.", "",
+             f"Status: {finished}. Unit time so far {r.work_seconds / 3600:.2f} h ({r.nodes:,} nodes, "
+             f"{rate / 1e6:.1f} M nodes/s per process, {3600 * r.units_done / max(r.work_seconds, 1e-9):.0f} units "
+             f"per hour of unit time); wall time of the runs {r.seconds / 3600:.2f} h.", "",
+             f"Estimate before the full run: {est}. Actual so far: {r.work_seconds / 3600:.2f} h for "
+             f"{r.units_done} units; per unit: median {_pct(times, 0.5):.1f} s, 90th percentile "
+             f"{_pct(times, 0.9):.1f} s, 99th {_pct(times, 0.99):.1f} s, longest {times[-1] if times else 0:.1f} s.",
+             "", "| | found | literature (2003) |", "|---|---|---|",
+             f"| classes (8 symmetries x reversal) | {len(s['classes'])} | 140 |",
+             f"| tours | {s['tours']} | 2 240 |",
+             f"| closed classes | {s['closed_classes']} | 63 |",
+             f"| open classes | {s['open_classes']} | 77 |",
+             f"| figures (geometry classes) | {geometry} ({closed_geometry} closed) | 108 (31 closed) |",
+             f"| the puzzle author's way of counting | {S.scheme_count(s['classes'])} | his 158 |",
+             f"| diagonal sums nearest 260 | {', '.join(f'{a} and {b}' for a, b in s['best_diagonals'][:2])} "
+             "| none both 260 |", "",
+             f"Every class found is one line of `{args.classes}`: its least tour's numbered grid, 64 numbers "
+             "by rows (row 1 first, each from column 1). Every stored tour was checked again by `check_magic` "
+             "when this report was made.", "", END]
+    text = Path(args.report).read_text(encoding="utf-8") if Path(args.report).exists() else ""
+    if BEGIN in text and END in text:
+        text = text[:text.index(BEGIN)] + "\n".join(lines) + text[text.index(END) + len(END):]
+    else:
+        text = text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"
+    Path(args.report).write_text(text, encoding="utf-8")
+    print(f"wrote {args.classes} ({len(s['classes'])} classes) and the campaign's section of {args.report}")
+
+
+def compare(args):
+    where = {v: (7 - y) * 8 + x for y, row in enumerate(BEVERLEY) for x, v in enumerate(row)}
+    tour = tuple(where[k] for k in range(1, 65))
+    S.run_unit(S.Unit(tour[:20], tour[::-1][:20]))  # load the kernels
+    OS.run_unit(OS.plan(half=False, closed=False, starts=[tour[0]], depth=0), OS.Unit(tour[:40]))
+    print(f"machine: {_machine()}")
+    print("| first cells fixed | forward search: nodes | seconds | both ends (every cell of 64): nodes | seconds | "
+          "tours (both) |")
+    print("|---|---|---|---|---|---|")
+    for k in [int(v) for v in args.prefixes.split(",")]:
+        t0 = time.perf_counter()
+        p = OS.plan(half=False, closed=False, starts=[tour[0]], depth=0)
+        _, old, old_nodes, _ = OS.run_unit(p, OS.Unit(tour[:k]))
+        t_old = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        new, new_nodes = [], 0
+        for e in range(64):
+            if e not in tour[:k] and (e % 8 + e // 8) % 2 != (tour[0] % 8 + tour[0] // 8) % 2:
+                res = S.run_unit(S.Unit(tour[:k], (e,)))
+                new += res.tours
+                new_nodes += res.nodes
+        t_new = time.perf_counter() - t0
+        same = sorted(map(tuple, old)) == sorted(new)
+        print(f"| {k} | {old_nodes:,} | {t_old:.2f} | {new_nodes:,} | {t_new:.2f} | {len(new)}"
+              f"{'' if same else ' DIFFER'} |", flush=True)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("what", choices=["status", "report", "compare"])
+    ap.add_argument("--db", default="out/knight_semimagic.db")
+    ap.add_argument("--report", default="reports/knight_magic.md")
+    ap.add_argument("--classes", default="reports/knight_semimagic.txt")
+    ap.add_argument("--prefixes", default="16,18,20")
+    args = ap.parse_args(argv)
+    {"status": status, "report": report, "compare": compare}[args.what](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,324 @@
+"""The semi-magic enumeration (issue 30): the bound, the units, the search against independent ones, the campaign.
+
+The whole enumeration takes hours (a campaign, ``bench/knight_semimagic.py``);
+these tests run parts whose full answer takes seconds: units under a long
+prefix and suffix of known tours, checked against the forward search of
+:mod:`labyrinth.puzzles.knight._magic_search` (another kernel, another
+pruning) and against a plain depth-first search that only knows the
+definitions; and a small campaign killed and resumed.
+"""
+
+import itertools
+import json
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from labyrinth import cli
+from labyrinth.errors import LabyrinthError
+from labyrinth.puzzles.knight import _magic_search as OS
+from labyrinth.puzzles.knight import semimagic as S
+from labyrinth.puzzles.knight._magic_common import Conditions, canonical, check_magic, grid_of, orbit
+from verify.semimagic_campaign import run_campaign, stored_results
+from oracle.base import OracleBug
+from test_knight_magic import BEV, FIG2
+from verify.store import Store, StoreError
+
+
+# --- the line bound ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lo", [5, 6])
+def test_line_bound_is_the_least_and_the_largest_sum(lo):
+    """f pairwise non-consecutive numbers in lo..hi, x odd and y even: f*l + f*f - p and f*h - f*f + q, exactly."""
+    hi = lo + 15
+    for x, y in itertools.product(range(4), repeat=2):
+        f = x + y
+        if f == 0:
+            continue
+        sums = [sum(v) for v in itertools.combinations(range(lo, hi + 1), f)
+                if all(b - a >= 2 for a, b in zip(v, v[1:])) and sum(n & 1 for n in v) == x]
+        p = x if lo & 1 else y
+        q = x if hi & 1 else y
+        assert min(sums) == f * lo + f * f - p
+        assert max(sums) == f * hi - f * f + q
+
+
+def test_unions_hold_no_consecutive_numbers():
+    """The unions bounded like lines: no knight's move joins two of their rows (so no two numbers are consecutive)."""
+    for rows in S.UNIONS:
+        for a, b in itertools.combinations(rows, 2):
+            assert abs(a - b) >= 3
+    kn, cell_lines, off, targets = S._tables(False)
+    for c in range(64):
+        for o in range(64):
+            if S._knight(c, o):
+                shared = set(cell_lines[c]) & set(cell_lines[o]) - {-1}
+                assert not shared, (c, o, shared)  # a move never stays in one line, one union or one diagonal
+    assert list(targets[:16]) == [260] * 16
+
+
+# --- the units -----------------------------------------------------------------------------------------------------
+
+
+def _random_tour(rng):
+    """A random open knight's tour (Warnsdorff's rule, random ties, restarts): any tour, magic or not."""
+    while True:
+        path = [rng.randrange(64)]
+        seen = set(path)
+        while len(path) < 64:
+            opts = [o for o in range(64) if S._knight(path[-1], o) and o not in seen]
+            if not opts:
+                break
+            degree = {o: sum(1 for n in range(64) if S._knight(o, n) and n not in seen) for o in opts}
+            best = min(degree.values())
+            o = rng.choice([o for o in opts if degree[o] == best])
+            path.append(o)
+            seen.add(o)
+        if len(path) == 64:
+            return tuple(path)
+
+
+@pytest.fixture(scope="module")
+def plan():
+    return {(u.prefix, u.suffix) for u in S.plan_units()}
+
+
+def test_every_class_has_a_tour_in_exactly_the_planned_units(plan):
+    """Any tour (magic or not): some tour of its class lies in a unit of the plan."""
+    rng = random.Random(7)
+    tours = [BEV, FIG2] + [_random_tour(rng) for _ in range(30)]
+    for t in tours:
+        hits = [img for img in orbit(t) if (img[:S.DEPTH + 1], img[::-1][:S.DEPTH + 1]) in plan]
+        assert hits, t
+
+
+def test_pairs_and_units():
+    reps = S.pair_orbits()
+    pairs = {(s, e) for s in range(64) for e in range(64) if (s % 8 + s // 8 + e % 8 + e // 8) % 2}
+    assert {min(p for p, _, _ in S._images(s, e)) for s, e in pairs} == set(reps)
+    closed = S.plan_units(Conditions(closed=True))
+    assert closed and all(S._knight(u.prefix[0], u.suffix[0]) for u in closed)
+    for u in closed[:50]:
+        assert S.parse_unit(u.name) == u
+
+
+@pytest.mark.parametrize("text", ["a1", "a1-b3 c2 c1 d1", "a1-a1", "a1-b3 c3", "a1-b3 b3", "z9-b3", "a1-b3 c2.a1"])
+def test_bad_unit_names(text):
+    with pytest.raises(LabyrinthError):
+        S.parse_unit(text)
+
+
+# --- the search against independent ones -----------------------------------------------------------------------------
+
+
+def _semimagic_all_ends(prefix):
+    """Every semi-magic tour beginning with ``prefix``: one unit per cell of 64."""
+    colour = (prefix[0] % 8 + prefix[0] // 8) % 2
+    out = []
+    for e in range(64):
+        if e not in prefix and (e % 8 + e // 8) % 2 != colour:
+            r = S.run_unit(S.Unit(tuple(prefix), (e,)))
+            assert r.finished
+            out += r.tours
+    return sorted(out)
+
+
+def _forward(prefix):
+    """The same by the forward search (numbers 1, 2, 3... only; its own kernel and pruning)."""
+    p = OS.plan(half=False, closed=False, starts=[prefix[0]], depth=0)
+    finished, tours, _, _ = OS.run_unit(p, OS.Unit(prefix))
+    assert finished
+    return sorted(tuple(t) for t in tours)
+
+
+@pytest.mark.parametrize("tour", [BEV, FIG2], ids=["beverley", "figure2"])
+def test_search_agrees_with_the_forward_search(tour):
+    for k in (22, 24):
+        assert _semimagic_all_ends(tour[:k]) == _forward(tour[:k])
+    assert tour in _semimagic_all_ends(tour[:22])
+
+
+def test_search_agrees_with_the_forward_search_off_the_known_tours():
+    """Prefixes of random walks: mostly nothing to find; both searches must say the same."""
+    rng = random.Random(3)
+    for _ in range(3):
+        prefix = _random_tour(rng)[:26]
+        assert _semimagic_all_ends(prefix) == _forward(prefix)
+
+
+def _plain(prefix, suffix):
+    """Every tour with ``prefix`` and ``suffix`` meeting 1-4, by a plain depth-first search and the checker alone."""
+    used = set(prefix) | set(suffix)
+    free = 64 - len(used)
+    out = []
+
+    def extend(path, seen):
+        if len(path) == len(prefix) + free:
+            if S._knight(path[-1], suffix[-1]):
+                tour = tuple(path) + tuple(reversed(suffix))
+                if check_magic(tour) == ():
+                    out.append(tour)
+            return
+        for o in range(64):
+            if o not in seen and S._knight(path[-1], o):
+                seen.add(o)
+                path.append(o)
+                extend(path, seen)
+                path.pop()
+                seen.discard(o)
+
+    extend(list(prefix), set(used))
+    return sorted(out)
+
+
+@pytest.mark.parametrize("tour", [BEV, FIG2], ids=["beverley", "figure2"])
+def test_search_agrees_with_a_plain_search(tour):
+    for k in (23, 25):
+        pre, suf = tour[:k], tour[::-1][:k]
+        r = S.run_unit(S.Unit(pre, suf))
+        assert r.finished and sorted(r.tours) == _plain(pre, suf) and tour in r.tours
+    # the same ends with the middle of another tour's beginning: the plain search finds nothing, nor must the kernel
+    other = FIG2 if tour == BEV else BEV
+    pre = tuple(c for c in other if c not in tour[::-1][:24])[:20]
+    if all(S._knight(a, b) for a, b in zip(pre, pre[1:])):
+        r = S.run_unit(S.Unit(pre, tour[::-1][:24]))
+        assert sorted(r.tours) == _plain(pre, tour[::-1][:24])
+
+
+def test_closed_and_diagonal_conditions():
+    """FIG2 is closed, its diagonals 264 and 256: found under 1-5, not under 1-4, 7; every tour found re-checked."""
+    pre, suf = FIG2[:14], FIG2[::-1][:14]
+    closed = S.run_unit(S.Unit(pre, suf), Conditions(closed=True))
+    assert FIG2 in closed.tours and all(check_magic(t, Conditions(closed=True)) == () for t in closed.tours)
+    diag = S.run_unit(S.Unit(pre, suf), Conditions(diagonals=True))
+    assert FIG2 not in diag.tours and all(check_magic(t, Conditions(diagonals=True)) == () for t in diag.tours)
+
+
+def test_summary_counts_classes_and_tours():
+    s = S.summarize([BEV, FIG2, orbit(FIG2).pop()])
+    assert len(s["classes"]) == 2 and s["tours"] == 32 and s["closed_classes"] == 1 and s["open_classes"] == 1
+    assert s["classes"] == sorted([canonical(BEV), canonical(FIG2)])
+    assert (256, 264) in s["best_diagonals"]
+    for cells, grid in zip(s["classes"], s["grids"]):
+        assert sorted(grid) == list(range(1, 65)) and grid[cells[0]] == 1
+
+
+# --- the campaign --------------------------------------------------------------------------------------------------
+
+#: a part of the work whose 42 units take well under a second each (6 tours): Beverley's first 4 and last 4 cells,
+#: one more move at each end
+SCOPE = S.Unit(BEV[:4], BEV[::-1][:4]).name
+
+
+@pytest.fixture(scope="module")
+def scope_tours():
+    """The tours of SCOPE, unit by unit in this process: the answer a campaign must store."""
+    return sorted(t for u in S.plan_units(depth=1, scope=SCOPE) for t in S.run_unit(u).tours)
+
+
+def _units(db):
+    with sqlite3.connect(db) as con:
+        return {u: json.loads(t) for u, t in con.execute("SELECT unit, totals FROM units")}
+
+
+def test_campaign_resumes_after_a_kill(tmp_path, scope_tours):
+    db = tmp_path / "m.db"
+    args = [sys.executable, "-m", "labyrinth.cli", "knight", "magic", "--all", "--scope", SCOPE, "--depth", "1",
+            "--db", str(db), "--no-progress"]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    t0 = time.time()
+    while time.time() - t0 < 300 and (not db.exists() or len(_units(db)) < 3):
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    stored = _units(db)
+    assert len(stored) >= 3
+    total = len(S.plan_units(depth=1, scope=SCOPE))
+    assert len(stored) < total, "the run finished before the kill: nothing left to resume"
+    again = subprocess.run([*args, "--json"], capture_output=True, text=True, timeout=600)
+    assert again.returncode == 2 and "--resume" in again.stderr and len(again.stderr.strip().splitlines()) == 1
+    again = subprocess.run([*args, "--resume", "--json"], capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    out = json.loads(again.stdout)
+    units = _units(db)
+    assert len(units) == total == out["units_total"] == out["units_done"]
+    assert all(units[u] == stored[u] for u in stored)  # nothing stored before the kill was done again
+    assert all(rec["seconds"] >= 0 and rec["nodes"] > 0 and rec["host"] for rec in units.values())
+    # the same answer as one uninterrupted pass over the same units, in this process
+    tours = scope_tours
+    assert out["classes"] == len({canonical(t) for t in tours}) >= 1 and BEV in tours
+    stored_tours = [tuple(t) for rec in units.values() for t in rec["tours"]]
+    assert sorted(stored_tours) == tours
+    assert all(check_magic(t) == () for t in stored_tours)
+    for grid in out["grids"]:
+        cells = tuple(sorted(range(64), key=lambda c: grid[c]))
+        assert check_magic(cells) == () and grid_of(cells) == grid
+
+
+def test_a_store_that_holds_a_wrong_tour_is_refused(tmp_path):
+    with Store(tmp_path / "s.db") as store:
+        result, stopped = run_campaign(store, scope=SCOPE, depth=1, max_units=2)
+        assert not stopped or result.units_done == 2
+        unit = next(iter(store.done_units(result.campaign)))
+        bad = list(BEV)
+        bad[10], bad[11] = bad[11], bad[10]
+        store.db.execute("UPDATE units SET totals = ? WHERE unit = ?",
+                         (json.dumps({"tours": [bad], "nodes": 1, "seconds": 0.0}), unit))
+        with pytest.raises(StoreError, match="fails the check"):
+            stored_results(store, result.campaign, Conditions(), depth=1, scope=SCOPE)
+
+
+def test_estimate_from_a_random_sample(tmp_path):
+    with Store(tmp_path / "e.db") as store:
+        result, stopped = run_campaign(store, scope=SCOPE, depth=1, sample=4, seed=1, max_units=4)
+        assert stopped and result.units_done == 4
+        est = result.sample
+        assert est["units"] == 4 and est["hours"] >= 0 and est["plus_minus"] >= 0
+        sampled = [u for u, rec in store.done_units(result.campaign).items() if rec.get("sample")]
+        assert len(sampled) == 4
+
+
+def test_run_units_on_two_processes_agree():
+    units = S.plan_units(depth=1, scope=SCOPE)[:6]
+    serial = sorted(t for r in S.run_units(units) for t in r.tours)
+    parallel = sorted(t for r in S.run_units(units, jobs=2) for t in r.tours)
+    assert serial == parallel
+
+
+@pytest.mark.parametrize("argv", [
+    ["knight", "magic", "--all", "--scope", "a1-b3 c3"],
+    ["knight", "magic", "--all", "--resume", "--new"],
+    ["knight", "magic", "--resume"],
+    ["knight", "magic", "--scope", "a1-b3"],
+    ["knight", "magic", "--all", "--sample", "-1"],
+])
+def test_cli_bad_campaign_input(argv, capsys, tmp_path):
+    try:
+        status = cli.main([*argv, "--db", str(tmp_path / "x.db")])
+    except SystemExit as exit_:
+        status = exit_.code
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_scheme_count_follows_the_start_fields_and_orbit_sizes():
+    """The puzzle author's count: 1 per class, 2 when the lower start field is on a diagonal or both ends share one."""
+    rng = random.Random(5)
+    field = {c: next(f for f in S.START_FIELDS if f in {p[c] for p in S._symmetries()}) for c in range(64)}
+    rank = {f: i for i, f in enumerate(S.START_FIELDS)}
+    size = {c: len({p[c] for p in S._symmetries()}) for c in range(64)}
+    seen = set()
+    for t in [BEV, FIG2] + [_random_tour(rng) for _ in range(60)]:
+        fs, fe = field[t[0]], field[t[-1]]
+        low = fs if rank[fs] <= rank[fe] else fe
+        want = (8 // size[low]) * (2 if fs == fe else 1)
+        assert S.scheme_count([t]) == S.scheme_count([canonical(t)]) == want
+        seen.add(want)
+    assert {1, 2} <= seen
+    assert S.scheme_count([BEV, FIG2]) == S.scheme_count([BEV]) + S.scheme_count([FIG2])

@@ -1,0 +1,251 @@
+"""The semi-magic enumeration as a resumable campaign in the findings store (:mod:`verify.store`).
+
+Why a campaign: the whole enumeration takes hours to days (``reports/knight_magic.md``),
+longer than any one run may live. Its units (:func:`.semimagic.plan_units`)
+are independent and named, so, as in an audit campaign:
+
+* each finished unit is committed to the store with the tours it found,
+  its search nodes, its seconds and where it ran (host, pid, code version);
+  a run killed at any moment (SIGKILL included) loses only the units in
+  flight, and ``resume`` continues with the rest, in this run's process,
+  on ``jobs`` local processes, or as Ray tasks on a cluster
+  (``executor="ray"``); the store file can be copied to another machine
+  and resumed there;
+* every unit is claimed in the store before it runs
+  (:mod:`labyrinth.jobs.claims`), so several runs, on one machine or sharing the
+  file, split the units between them;
+* ``sample`` runs a seeded random sample of the units first (recorded like
+  any other): :func:`estimate` extrapolates the total time from them, and
+  the per-unit times of the units done give the actual total.
+
+A unit left unfinished at the time limit is not recorded; a resumed run
+does it again from the start.
+"""
+
+import dataclasses
+import math
+import os
+import random
+import socket
+import time
+
+from labyrinth.errors import CampaignExists, LabyrinthError
+from labyrinth.puzzles.knight._magic_common import Conditions, check_magic
+from labyrinth.puzzles.knight.semimagic import DEPTH, parse_unit, plan_units, run_unit, summarize
+
+__all__ = ["KIND", "CampaignResult", "estimate", "open_campaign", "run_campaign", "stored_results"]
+
+#: the campaign kind in the store
+KIND = "knight-semimagic"
+
+
+def _params(conditions, depth, scope):
+    out = {"board": 8, "closed": conditions.needs_closed, "diagonals": conditions.diagonals, "depth": depth}
+    if scope is not None:
+        out["scope"] = scope
+    return out
+
+
+def _scope_name(scope):
+    return None if scope is None else parse_unit(scope).name if isinstance(scope, str) else scope.name
+
+
+def open_campaign(store, conditions, *, depth=DEPTH, scope=None, resume=False, new=False):
+    """The campaign of ``conditions`` in ``store``: the stored one with ``resume``, a new one with ``new``.
+
+    Without either, a campaign with the same settings already stored is a
+    :class:`~labyrinth.errors.CampaignExists` (say ``resume`` or ``new``).
+    """
+    if conditions.symmetric:
+        raise LabyrinthError("the symmetric tours are enumerated in seconds without a campaign", source="--symmetric")
+    from verify.campaign import code_version
+
+    return store.start_campaign(KIND, _params(conditions, depth, _scope_name(scope)), code_version=code_version(),
+                                resume=resume and not new, refuse_same=not new)
+
+
+@dataclasses.dataclass
+class CampaignResult:
+    """Where a campaign stands: units done of all, the tours found so far and their classes.
+
+    ``work_seconds`` sums the stored units' own times (over all runs and
+    machines); ``seconds`` is the wall time of the campaign's runs.
+    """
+
+    campaign: int
+    conditions: Conditions
+    units_done: int
+    units_total: int
+    nodes: int
+    work_seconds: float
+    seconds: float
+    summary: dict
+    sample: dict
+
+    @property
+    def complete(self):
+        return self.units_done == self.units_total
+
+    def to_json(self):
+        s = self.summary
+        return {"campaign": self.campaign, "conditions": self.conditions.to_json(),
+                "status": "all" if self.complete else "unknown", "units_done": self.units_done,
+                "units_total": self.units_total, "nodes": self.nodes, "work_seconds": round(self.work_seconds, 1),
+                "seconds": round(self.seconds, 1), "classes": len(s["classes"]), "tours": s["tours"],
+                "closed_classes": s["closed_classes"], "open_classes": s["open_classes"],
+                "best_diagonals": [list(d) for d in s["best_diagonals"]], "estimate": self.sample,
+                "grids": s["grids"]}
+
+
+def stored_results(store, campaign, conditions, *, depth=DEPTH, scope=None):
+    """The :class:`CampaignResult` of what ``store`` holds for ``campaign`` (every tour checked again)."""
+    from verify.store import StoreError
+
+    done = store.done_units(campaign)
+    total = len(plan_units(conditions, depth, scope))
+    tours = [tuple(t) for rec in done.values() for t in rec.get("tours", ())]
+    for t in tours:  # a store is a file: whatever it holds is checked again, by the definitions alone
+        faults = check_magic(t, conditions)
+        if faults:
+            raise StoreError(f"campaign {campaign} holds a tour that fails the check: {faults[0]}",
+                             source=store.path)
+    nodes = sum(int(rec.get("nodes", 0)) for rec in done.values())
+    work = sum(float(rec.get("seconds", 0.0)) for rec in done.values())
+    return CampaignResult(campaign, conditions, len(done), total, nodes, work, store.elapsed(campaign) or 0.0,
+                          summarize(tours), estimate(done, total))
+
+
+def estimate(done, total):
+    """The total unit time extrapolated from the sampled units (``{"units", "mean", "hours", "plus_minus"}``).
+
+    Only the units run as the random sample count (their mean is an unbiased
+    estimate of the mean unit time); ``plus_minus`` is two standard errors.
+    """
+    times = [float(r["seconds"]) for r in done.values() if r.get("sample")]
+    if not times:
+        return {"units": 0}
+    mean = sum(times) / len(times)
+    var = sum((t - mean) ** 2 for t in times) / max(1, len(times) - 1)
+    err = 2 * math.sqrt(var / len(times))
+    return {"units": len(times), "mean": round(mean, 3), "hours": round(mean * total / 3600, 2),
+            "plus_minus": round(err * total / 3600, 2)}
+
+
+# --- worker side -------------------------------------------------------------------------------
+_WARM = {}
+
+
+def _init(_args=()):
+    """Load the kernel once per worker process (a small unit: numba's cache is read, nothing compiled)."""
+    if not _WARM:
+        run_unit(plan_units(Conditions(closed=True))[0], Conditions(closed=True), slice_nodes=1 << 10,
+                 deadline=0.0)
+        _WARM["ok"] = True
+
+
+def _ensure(init_args):
+    _init(init_args)
+
+
+def _ray_task(init_args, fn, fargs):
+    _init(init_args)
+    return fn(*fargs)
+
+
+def _unit_task(name, closed, diagonals, deadline, sample):
+    res = run_unit(parse_unit(name), Conditions(closed=closed, diagonals=diagonals), deadline=deadline)
+    return name, res, sample, socket.gethostname(), os.getpid()
+
+
+# --- driver ------------------------------------------------------------------------------------
+def run_campaign(store, conditions=Conditions(), *, depth=DEPTH, scope=None, jobs=1, executor="local", address=None,
+                 time_limit=None, resume=False, new=False, sample=0, seed=0, max_units=None, progress=None,
+                 on_stop=None):
+    """Run (or go on with) the campaign of ``conditions``: ``(CampaignResult, stopped_early)``.
+
+    Parameters
+    ----------
+    depth, scope
+        The plan (:func:`~labyrinth.puzzles.knight.semimagic.plan_units`): the whole enumeration by default.
+    jobs : int
+        Local worker processes (or CPUs of a local Ray).
+    executor : str
+        ``local`` or ``ray`` (``address``: a running cluster, else one is started).
+    time_limit : float or None
+        Seconds for this run; units unfinished then are not stored.
+    sample : int
+        Run this many units of a random sample (``seed``) first, marked as the
+        sample the estimate is made from; with ``max_units`` equal to it, a
+        run that only estimates.
+    max_units : int or None
+        Stop this run after so many units.
+    progress : callable or None
+        ``progress(done, total, result_of_unit)`` after each unit stored.
+    """
+    from labyrinth.jobs.claims import Claims
+    from labyrinth.jobs.executors import run_local, run_ray, run_serial, stop_between_units
+    from verify.campaign import code_version
+
+    if executor not in ("local", "ray"):
+        raise LabyrinthError("unknown executor (local or ray)", token=executor)
+    campaign = open_campaign(store, conditions, depth=depth, scope=scope, resume=resume, new=new)
+    units = [u.name for u in plan_units(conditions, depth, scope)]
+    done = store.done_units(campaign)
+    drawn = random.Random(seed).sample(units, min(sample, len(units))) if sample else []
+    picked = set(drawn)
+    order = drawn + [u for u in units if u not in picked]  # the sample in its random order: any part of it is random
+    deadline = None if time_limit is None else time.time() + time_limit
+    tasks = [(_unit_task, (u, conditions.needs_closed, conditions.diagonals, deadline, u in picked), u)
+             for u in order if u not in done]
+    if max_units is not None:
+        tasks = tasks[:max_units]
+    prior = store.elapsed(campaign) or 0.0
+    t0 = time.perf_counter()
+    version = code_version()
+    stopped = []
+
+    claims = Claims(store, campaign, tasks, lambda unit, totals: done.__setitem__(unit, totals))
+
+    def finish(result):
+        name, res, in_sample, host, pid = result
+        if not res.finished:
+            stopped.append(name)
+            claims.queue.clear()
+            return
+        rec = res.to_json() | {"host": host, "pid": pid, "code": version}
+        if in_sample:
+            rec["sample"] = True
+        store.record_unit(campaign, name, [], rec, elapsed=prior + time.perf_counter() - t0, owner=claims.owner)
+        done[name] = rec
+        if progress is not None:
+            progress(len(done), len(units), res)
+        if deadline is not None and time.time() > deadline:
+            stopped.append(name)
+            claims.queue.clear()
+        check()
+
+    try:
+        with stop_between_units(on_stop) as check:
+            if not tasks:
+                pass
+            elif executor == "ray":
+                run_ray(claims, _ray_task, (), jobs, address, finish)
+            elif jobs <= 1 or len(tasks) <= 1:
+                run_serial(claims, lambda: _ensure(()), finish)
+            else:
+                _init()
+                run_local(claims, _init, ((),), jobs, finish)
+    finally:
+        claims.close()
+        store.set_elapsed(campaign, prior + time.perf_counter() - t0)
+    result = stored_results(store, campaign, conditions, depth=depth, scope=scope)
+    if result.complete:
+        store.finish_campaign(campaign, {k: v for k, v in result.to_json().items() if k != "grids"})
+    return result, bool(stopped) or (max_units is not None and not result.complete)
+
+
+def explain_exists(err, db):
+    """The one-line message for a :class:`CampaignExists` of this kind."""
+    assert isinstance(err, CampaignExists)
+    return (f"{err.reason} in {db}: add --resume to continue it (or to print its results again), "
+            "or --new to start another")
