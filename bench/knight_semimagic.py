@@ -5,6 +5,7 @@ Usage:
     python bench/knight_semimagic.py report [--db ...] [--report reports/knight_magic.md]
                                             [--classes reports/knight_semimagic.txt]
     python bench/knight_semimagic.py compare [--prefixes 16,18,20]
+    python bench/knight_semimagic.py symmetric
 
 The campaign itself is ``labyrinth knight magic --all --db FILE [--sample K --seed S] [--jobs J] [--resume]``
 (``docs/knight.md``). ``status`` prints the units done, the unit time so far, the speed (nodes/s, units/hour),
@@ -13,6 +14,8 @@ every class found as one line of 64 numbers (the numbered grid by rows, row 1 fi
 the campaign's section of ``--report`` (between its markers, the rest of the file left as it is). ``compare``
 times the search of :mod:`labyrinth.puzzles.knight.semimagic` against the forward search it replaced
 (:mod:`labyrinth.puzzles.knight._magic_search`) on the tours beginning like Beverley's tour (every end).
+``symmetric`` runs the units that hold the 17 centrally symmetric classes (enumerated by the half search,
+another kernel) and checks that each class is found there: an end-to-end check of the plan and the kernel.
 """
 
 import argparse
@@ -199,15 +202,35 @@ def compare(args):
     Path(args.report).write_text(text, encoding="utf-8")
 
 
+def symmetric(args):
+    """An end-to-end check: each of the 17 centrally symmetric classes is found in the unit of the plan that holds it."""
+    from labyrinth.puzzles.knight._magic_common import canonical, orbit
+    from labyrinth.puzzles.knight.magic import enumerate_magic
+
+    plan = {(u.prefix, u.suffix): u for u in S.plan_units()}
+    found = 0
+    classes = sorted(tuple(c.path) for c in enumerate_magic(Conditions(symmetric=True)).classes)
+    for cls in classes:
+        units = [plan[key] for key in {(t[:S.DEPTH + 1], t[::-1][:S.DEPTH + 1]) for t in orbit(cls)} if key in plan]
+        hit = False
+        for u in units:
+            res = S.run_unit(u)
+            hit = hit or cls in {canonical(t) for t in res.tours}
+            print(f"{u.name}: {len(res.tours)} tours, {res.nodes:,} nodes, {res.seconds:.1f} s", flush=True)
+        found += hit
+        print(f"class {classes.index(cls) + 1}: {'found' if hit else 'NOT FOUND'} in {len(units)} unit(s)", flush=True)
+    print(f"{found} of {len(classes)} symmetric classes found in their units")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=["status", "report", "compare"])
+    ap.add_argument("what", choices=["status", "report", "compare", "symmetric"])
     ap.add_argument("--db", default="out/knight_semimagic.db")
     ap.add_argument("--report", default="reports/knight_magic.md")
     ap.add_argument("--classes", default="reports/knight_semimagic.txt")
     ap.add_argument("--prefixes", default="16,18,20")
     args = ap.parse_args(argv)
-    {"status": status, "report": report, "compare": compare}[args.what](args)
+    {"status": status, "report": report, "compare": compare, "symmetric": symmetric}[args.what](args)
 
 
 if __name__ == "__main__":
