@@ -1,14 +1,14 @@
 """Magic knight's tour benchmarks (8x8): time to a first tour, the symmetric enumeration, what stays open.
 
-Usage: python bench/knight_magic.py [--jobs 2] [--cpsat-limit 120] [--full-limit 600] [--report reports/knight_magic.md]
+Usage: python bench/knight_magic.py [--jobs 2] [--cpsat-limit 120] [--report reports/knight_magic.md]
 
 Targets (the magic knight's tour issue): one semi-magic tour (conditions 1-4) in under 60 s; one
 closed, centrally symmetric semi-magic tour (1-6) in under 10 minutes or a proof that none exists;
 conditions 1-7 decided for the symmetric case, with the time it took. Also: every centrally
 symmetric tour enumerated (counts checked against the literature: 17 classes among the 63 closed
-classes of semi-magic tours, 16 figures), the CP-SAT model given ``--cpsat-limit`` seconds per
-question, and the search over all tours (1-4, and 1-5 with diagonals) given ``--full-limit``
-seconds: partial, with the share of units finished.
+classes of semi-magic tours, 16 figures), and the CP-SAT model given ``--cpsat-limit`` seconds per
+question. The search over all tours is the campaign of ``bench/knight_semimagic.py``, whose section
+of the report is kept.
 """
 
 import argparse
@@ -56,7 +56,6 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--cpsat-limit", type=float, default=120.0)
-    ap.add_argument("--full-limit", type=float, default=600.0)
     ap.add_argument("--report", default="reports/knight_magic.md")
     args = ap.parse_args(argv)
     machine = _machine()
@@ -92,14 +91,9 @@ def main(argv=None):
     fig_faults = check_magic(fig, Conditions(symmetric=True))
     fig_diag = check_magic(fig, Conditions(symmetric=True, diagonals=True))
     fig_known = canonical(fig) in {tuple(s.path) for s in sym.classes}
-    full = enumerate_magic(Conditions(), time_limit=args.full_limit, jobs=args.jobs)
-    print("full 1-4", full.status, full.units_done, full.units_total, len(full.classes), flush=True)
-    full7 = find_magic(Conditions(closed=True, diagonals=True), time_limit=args.full_limit, jobs=args.jobs)
-    print("full 1-5,7", full7.status, full7.covered, flush=True)
-
     out = ["# Magic knight's tours on 8x8 (`labyrinth knight magic`)", "",
            f"Machine: {machine}. Command: `python bench/knight_magic.py --jobs {args.jobs} "
-           f"--cpsat-limit {args.cpsat_limit:g} --full-limit {args.full_limit:g}` "
+           f"--cpsat-limit {args.cpsat_limit:g}` "
            "(the machine is shared with other jobs: times are wall-clock, under load).", "",
            "Conditions as the puzzle page numbers them: 1-4 a tour numbered 1..64 with rows and columns 260 "
            "(semi-magic), 5 closed, 6 symmetric about the centre (the image of i holds i+32 mod 64), "
@@ -129,16 +123,12 @@ def main(argv=None):
             "listed from Stertenbrink and Meyrignac's 2003 enumeration, 17 have 180-degree rotational "
             "symmetry, drawing 16 distinct figures (borderschess.org, *Semi-Magic Square Knight Tours*, "
             "sections 1, after magictour.free.fr).", "",
-            "## All tours (conditions 1-4, and 1-5 with diagonals): partial", "",
-            f"Enumerating every semi-magic tour for {args.full_limit:g} s on {args.jobs} processes: "
-            f"{full.status}; {full.units_done} of {full.units_total} units finished "
-            f"(a unit: the tours with cell 1 in the fundamental region and given first 3 moves); "
-            f"{len(full.classes)} classes ({len(full.tours)} tours) found so far, {full.nodes:,} nodes. "
-            "The literature's 140 classes (2 240 tours, 63 closed classes) took a distributed search of 136 ranges in 2003 (magictour.free.fr); "
-            "the puzzle's author estimated 5 days for his program. This count is not finished here.", "",
-            f"Closed tours with both diagonals 260 without the symmetry (1-5, 7), {args.full_limit:g} s: "
-            f"{full7.status} ({full7.covered}). The 2003 enumeration found none; this search did not decide it.",
-            ""]
+            "The enumeration of every semi-magic tour is a campaign of its own: its section below is written by "
+            "`python bench/knight_semimagic.py report` (and kept when this script rewrites the rest).", ""]
+    old = Path(args.report).read_text(encoding="utf-8") if Path(args.report).exists() else ""
+    if "<!-- semimagic:begin -->" in old:
+        out += [old[old.index("<!-- semimagic:begin -->"):old.index("<!-- semimagic:end -->")] + "<!-- semimagic:end -->",
+                ""]
     Path(args.report).write_text("\n".join(out), encoding="utf-8")
     print(f"wrote {args.report}")
 

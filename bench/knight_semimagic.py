@@ -5,6 +5,7 @@ Usage:
     python bench/knight_semimagic.py report [--db ...] [--report reports/knight_magic.md]
                                             [--classes reports/knight_semimagic.txt]
     python bench/knight_semimagic.py compare [--prefixes 16,18,20]
+    python bench/knight_semimagic.py symmetric
 
 The campaign itself is ``labyrinth knight magic --all --db FILE [--sample K --seed S] [--jobs J] [--resume]``
 (``docs/knight.md``). ``status`` prints the units done, the unit time so far, the speed (nodes/s, units/hour),
@@ -13,6 +14,8 @@ every class found as one line of 64 numbers (the numbered grid by rows, row 1 fi
 the campaign's section of ``--report`` (between its markers, the rest of the file left as it is). ``compare``
 times the search of :mod:`labyrinth.puzzles.knight.semimagic` against the forward search it replaced
 (:mod:`labyrinth.puzzles.knight._magic_search`) on the tours beginning like Beverley's tour (every end).
+``symmetric`` runs the units that hold the 17 centrally symmetric classes (enumerated by the half search,
+another kernel) and checks that each class is found there: an end-to-end check of the plan and the kernel.
 """
 
 import argparse
@@ -33,6 +36,7 @@ from verify.semimagic_campaign import KIND, stored_results  # noqa: E402
 from verify.store import Store  # noqa: E402
 
 BEGIN, END = "<!-- semimagic:begin -->", "<!-- semimagic:end -->"
+CMP_BEGIN, CMP_END = "<!-- semimagic-compare:begin -->", "<!-- semimagic-compare:end -->"
 #: Beverley's tour (1848), rows from the top
 BEVERLEY = [[1, 30, 47, 52, 5, 28, 43, 54], [48, 51, 2, 29, 44, 53, 6, 27], [31, 46, 49, 4, 25, 8, 55, 42],
             [50, 3, 32, 45, 56, 41, 26, 7], [33, 62, 15, 20, 9, 24, 39, 58], [16, 19, 34, 61, 40, 57, 10, 23],
@@ -49,24 +53,39 @@ def _machine():
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}"
 
 
-def _campaign(store):
-    rows = [c for c in store.campaigns() if c["kind"] == KIND]
-    if not rows:
-        raise SystemExit("no semi-magic campaign in this store")
+def _campaigns(store):
+    """The semi-magic campaigns of the store: ``[(row, conditions, params)]``, the whole enumeration's first."""
     import json
 
-    row = rows[-1]
-    params = json.loads(row["params"])
-    cond = Conditions(closed=params["closed"], diagonals=params["diagonals"])
-    return row, cond, params
+    out = []
+    for row in store.campaigns():
+        if row["kind"] == KIND:
+            params = json.loads(row["params"])
+            out.append((row, Conditions(closed=params["closed"], diagonals=params["diagonals"]), params))
+    if not out:
+        raise SystemExit("no semi-magic campaign in this store")
+    return sorted(out, key=lambda c: ("scope" in c[2], c[1].needs_closed or c[1].diagonals, c[0]["id"]))
 
 
 def _stats(store):
-    row, cond, params = _campaign(store)
+    row, cond, params = _campaigns(store)[0]
     r = stored_results(store, row["id"], cond, depth=params["depth"], scope=params.get("scope"))
     done = store.done_units(row["id"])
     times = sorted(float(v["seconds"]) for v in done.values())
     return row, r, done, times
+
+
+def _every_class_found(store):
+    """Classes of 1-4 found anywhere: every campaign of conditions 1-4 in the store, and the symmetric enumeration."""
+    from labyrinth.puzzles.knight.magic import enumerate_magic
+
+    classes = set()
+    for row, cond, params in _campaigns(store):
+        if cond == Conditions():
+            r = stored_results(store, row["id"], cond, depth=params["depth"], scope=params.get("scope"))
+            classes |= set(r.summary["classes"])
+    symmetric = {tuple(s.path) for s in enumerate_magic(Conditions(symmetric=True)).classes}
+    return sorted(classes | symmetric), len(symmetric)
 
 
 def _pct(times, q):
@@ -95,9 +114,9 @@ def status(args):
 def report(args):
     with Store(args.db, create=False) as store:
         row, r, done, times = _stats(store)
+        every, symmetric = _every_class_found(store)
     s = r.summary
-    Path(args.classes).write_text("".join(" ".join(map(str, grid_of(c))) + "\n" for c in s["classes"]),
-                                  encoding="utf-8")
+    Path(args.classes).write_text("".join(" ".join(map(str, grid_of(c))) + "\n" for c in every), encoding="utf-8")
     e = r.sample
     rate = r.nodes / r.work_seconds if r.work_seconds else 0.0
     geometry = len({geometry_key(c) for c in s["classes"]})
@@ -106,9 +125,10 @@ def report(args):
     est = (f"{e['hours']} h +- {e['plus_minus']} h of unit time (two standard errors; mean {e['mean']} s a unit "
            f"over {e['units']} units drawn at random)" if e.get("units") else "no sample yet")
     lines = [BEGIN, "", "## Every semi-magic tour (conditions 1-4): the campaign", "",
-             f"Machine: {_machine()}. Command: `labyrinth knight magic --all --db out/knight_semimagic.db --sample "
-             f"300 --seed 1 --jobs 2` (run under `nice -n 19`, resumed with `--resume`); this section by "
-             f"`python bench/knight_semimagic.py report`.", "",
+             f"Machine: {_machine()} (shared with other jobs: the load average was 4-9 while the campaign ran, so "
+             "its node rate is about half an idle core's). Command: `labyrinth knight magic --all --db "
+             "out/knight_semimagic.db --sample 300 --seed 1 --jobs 2` (resumed with `--resume`); this section by "
+             "`python bench/knight_semimagic.py report`.", "",
              f"Status: {finished}. Unit time so far {r.work_seconds / 3600:.2f} h ({r.nodes:,} nodes, "
              f"{rate / 1e6:.1f} M nodes/s per process, {3600 * r.units_done / max(r.work_seconds, 1e-9):.0f} units "
              f"per hour of unit time); wall time of the runs {r.seconds / 3600:.2f} h.", "",
@@ -124,16 +144,23 @@ def report(args):
              f"| the puzzle author's way of counting | {S.scheme_count(s['classes'])} | his 158 |",
              f"| diagonal sums nearest 260 | {', '.join(f'{a} and {b}' for a, b in s['best_diagonals'][:2])} "
              "| none both 260 |", "",
-             f"Every class found is one line of `{args.classes}`: its least tour's numbered grid, 64 numbers "
-             "by rows (row 1 first, each from column 1). Every stored tour was checked again by `check_magic` "
-             "when this report was made.", "", END]
+             f"`{args.classes}` holds every class found so far, one a line: its least tour's numbered grid, 64 "
+             "numbers by rows (row 1 first, each from column 1). "
+             + ("They are the campaign's classes." if r.complete else
+                f"Until the campaign is complete they are the union of its classes, those of the parts of the "
+                f"work run on their own (`--scope`) in the same store, and the {symmetric} centrally symmetric "
+                f"classes (enumerated completely by `--symmetric --all`): {len(every)} classes, "
+                f"{S.scheme_count(every)} by the puzzle author's way of counting.")
+             + " Every stored tour was checked again by `check_magic` when this report was made.", "", END]
     text = Path(args.report).read_text(encoding="utf-8") if Path(args.report).exists() else ""
+    if CMP_BEGIN in text:  # the comparison (by ``compare``) stays in the section
+        lines.insert(len(lines) - 1, text[text.index(CMP_BEGIN):text.index(CMP_END) + len(CMP_END)] + "\n")
     if BEGIN in text and END in text:
         text = text[:text.index(BEGIN)] + "\n".join(lines) + text[text.index(END) + len(END):]
     else:
         text = text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"
     Path(args.report).write_text(text, encoding="utf-8")
-    print(f"wrote {args.classes} ({len(s['classes'])} classes) and the campaign's section of {args.report}")
+    print(f"wrote {args.classes} ({len(every)} classes) and the campaign's section of {args.report}")
 
 
 def compare(args):
@@ -141,10 +168,13 @@ def compare(args):
     tour = tuple(where[k] for k in range(1, 65))
     S.run_unit(S.Unit(tour[:20], tour[::-1][:20]))  # load the kernels
     OS.run_unit(OS.plan(half=False, closed=False, starts=[tour[0]], depth=0), OS.Unit(tour[:40]))
-    print(f"machine: {_machine()}")
-    print("| first cells fixed | forward search: nodes | seconds | both ends (every cell of 64): nodes | seconds | "
-          "tours (both) |")
-    print("|---|---|---|---|---|---|")
+    lines = [CMP_BEGIN, "", "### Against the forward search it replaced", "",
+             f"`python bench/knight_semimagic.py compare --prefixes {args.prefixes}` ({_machine()}): every "
+             "semi-magic tour beginning with Beverley's first k cells, by the forward search (numbers 1, 2, 3... "
+             "only: `_magic_search`) and by the search from both ends (one unit for each cell 64 can take). "
+             "Both find the same tours.", "",
+             "| first cells fixed | forward: nodes | seconds | both ends: nodes | seconds | tours | times faster |",
+             "|---|---|---|---|---|---|---|"]
     for k in [int(v) for v in args.prefixes.split(",")]:
         t0 = time.perf_counter()
         p = OS.plan(half=False, closed=False, starts=[tour[0]], depth=0)
@@ -159,19 +189,48 @@ def compare(args):
                 new_nodes += res.nodes
         t_new = time.perf_counter() - t0
         same = sorted(map(tuple, old)) == sorted(new)
-        print(f"| {k} | {old_nodes:,} | {t_old:.2f} | {new_nodes:,} | {t_new:.2f} | {len(new)}"
-              f"{'' if same else ' DIFFER'} |", flush=True)
+        line = (f"| {k} | {old_nodes:,} | {t_old:.2f} | {new_nodes:,} | {t_new:.2f} | {len(new)}"
+                f"{'' if same else ' DIFFER'} | {t_old / max(t_new, 1e-9):.0f} |")
+        print(line, flush=True)
+        lines.append(line)
+    lines += ["", CMP_END]
+    text = Path(args.report).read_text(encoding="utf-8")
+    if CMP_BEGIN in text:
+        text = text[:text.index(CMP_BEGIN)] + "\n".join(lines) + text[text.index(CMP_END) + len(CMP_END):]
+    elif END in text:
+        text = text.replace(END, "\n".join(lines) + "\n\n" + END)
+    Path(args.report).write_text(text, encoding="utf-8")
+
+
+def symmetric(args):
+    """An end-to-end check: each of the 17 centrally symmetric classes is found in the unit of the plan that holds it."""
+    from labyrinth.puzzles.knight._magic_common import canonical, orbit
+    from labyrinth.puzzles.knight.magic import enumerate_magic
+
+    plan = {(u.prefix, u.suffix): u for u in S.plan_units()}
+    found = 0
+    classes = sorted(tuple(c.path) for c in enumerate_magic(Conditions(symmetric=True)).classes)
+    for cls in classes:
+        units = [plan[key] for key in {(t[:S.DEPTH + 1], t[::-1][:S.DEPTH + 1]) for t in orbit(cls)} if key in plan]
+        hit = False
+        for u in units:
+            res = S.run_unit(u)
+            hit = hit or cls in {canonical(t) for t in res.tours}
+            print(f"{u.name}: {len(res.tours)} tours, {res.nodes:,} nodes, {res.seconds:.1f} s", flush=True)
+        found += hit
+        print(f"class {classes.index(cls) + 1}: {'found' if hit else 'NOT FOUND'} in {len(units)} unit(s)", flush=True)
+    print(f"{found} of {len(classes)} symmetric classes found in their units")
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=["status", "report", "compare"])
+    ap.add_argument("what", choices=["status", "report", "compare", "symmetric"])
     ap.add_argument("--db", default="out/knight_semimagic.db")
     ap.add_argument("--report", default="reports/knight_magic.md")
     ap.add_argument("--classes", default="reports/knight_semimagic.txt")
     ap.add_argument("--prefixes", default="16,18,20")
     args = ap.parse_args(argv)
-    {"status": status, "report": report, "compare": compare}[args.what](args)
+    {"status": status, "report": report, "compare": compare, "symmetric": symmetric}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -322,3 +322,28 @@ def test_scheme_count_follows_the_start_fields_and_orbit_sizes():
         seen.add(want)
     assert {1, 2} <= seen
     assert S.scheme_count([BEV, FIG2]) == S.scheme_count([BEV]) + S.scheme_count([FIG2])
+
+
+def test_json_of_a_result_gives_the_numbered_grids():
+    """`knight magic --json`: each tour's numbered grid (64 numbers by rows) beside its path."""
+    from labyrinth.core.path import PathState
+    from labyrinth.puzzles.knight import knight_puzzle
+    from labyrinth.puzzles.knight.magic import ALL, MagicResult
+
+    states = tuple(PathState(knight_puzzle(8), t) for t in (canonical(BEV), canonical(FIG2)))
+    out = MagicResult(Conditions(), ALL, states, states).to_json()
+    assert len(out["grids"]) == len(out["paths"]) == 2
+    for grid, state in zip(out["grids"], states):
+        assert grid == grid_of(state.path) and grid[state.path[0]] == 1 and grid[state.path[-1]] == 64
+        assert all(sum(grid[y * 8:y * 8 + 8]) == 260 for y in range(8))
+
+
+def test_campaign_time_limit_is_partial_and_resumable(tmp_path, capsys):
+    db = str(tmp_path / "t.db")
+    argv = ["knight", "magic", "--all", "--scope", SCOPE, "--depth", "1", "--db", db, "--no-progress"]
+    assert cli.main([*argv, "--time-limit", "0.5"]) == 3
+    err = capsys.readouterr().err
+    assert "time limit" in err and "--resume" in err
+    assert cli.main([*argv, "--resume", "--max-units", "0", "--json"]) == 3
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "unknown" and out["units_done"] < out["units_total"]

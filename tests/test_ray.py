@@ -99,3 +99,18 @@ def test_an_engine_campaign_on_ray_matches_the_local_one(tmp_path, ray_cluster):
     assert local.returncode == 0, local.stderr[-2000:]
     assert _rows(ray_db) == _rows(local_db) and _rows(ray_db)[1] == 3  # three units of eight walks
     assert "engine: " in on_ray.stdout and _rows(ray_db)[0]
+
+
+def test_a_knight_magic_campaign_on_ray_matches_the_local_one(tmp_path, ray_cluster):
+    """A part of the semi-magic enumeration (Beverley's first and last 4 cells) on the cluster: the same classes."""
+    scope = "a1-c8 c2.b4.d3 a7.b5.d6"
+    args = [sys.executable, "-m", "labyrinth.cli", "knight", "magic", "--all", "--scope", scope, "--depth", "1",
+            "--no-progress", "--json"]
+    on_ray = subprocess.run([*args, "--db", str(tmp_path / "ray.db"), "--executor", "ray", "--address", ray_cluster],
+                            capture_output=True, text=True, timeout=900)
+    assert on_ray.returncode == 0, on_ray.stderr[-2000:]
+    local = subprocess.run([*args, "--db", str(tmp_path / "local.db")], capture_output=True, text=True, timeout=900)
+    assert local.returncode == 0, local.stderr[-2000:]
+    ray_out, local_out = json.loads(on_ray.stdout), json.loads(local.stdout)
+    assert ray_out["grids"] == local_out["grids"] and ray_out["classes"] >= 1
+    assert ray_out["units_done"] == ray_out["units_total"] == local_out["units_total"]

@@ -46,8 +46,10 @@ LEFT_OUT = {
         "about 30 s; tests/test_knight_magic.py enumerates the same tours (the 17 classes)",
     "labyrinth knight magic --symmetric --diagonals --jobs 2":
         "15-40 s; the enumeration in tests/test_knight_magic.py answers it (no symmetric tour has both diagonals 260)",
-    "labyrinth knight magic --all --time-limit 60":
-        "a minute, then exit 3 by design; tests/test_knight_magic.py runs a time limit through the CLI",
+    "labyrinth knight magic --all --db out/m.db --sample 300 --seed 1 --max-units 300":
+        "half an hour or more (300 units drawn at random); tests/test_knight_semimagic.py samples a small campaign",
+    "labyrinth knight magic --all --db out/m.db --jobs 2 --resume":
+        "days: the whole enumeration; tests/test_knight_semimagic.py runs and resumes a campaign over a part of it",
     "labyrinth knight magic --backend cpsat --time-limit 60":
         "a minute, then exit 3 (CP-SAT finds nothing on 8x8); tests/test_knight_magic.py checks the model on small boards",
 }
@@ -56,6 +58,7 @@ EXIT = {
     "labyrinth regress --base universal --head universal --head-off count-area -n 9 --walks 50 --seed 1": 1,
     'labyrinth regress --base-engine out/corners --head-engine "out/corners --wrong" -n 5,7 --walks 20 --seed 1': 1,
     "labyrinth rules lint examples/rules/wall-ahead.rule": 1,
+    "labyrinth knight magic --all --db out/m.db --resume --max-units 0 --json": 3,
 }
 
 

@@ -69,7 +69,8 @@ class CampaignResult:
     """Where a campaign stands: units done of all, the tours found so far and their classes.
 
     ``work_seconds`` sums the stored units' own times (over all runs and
-    machines); ``seconds`` is the wall time of the campaign's runs.
+    machines); ``seconds`` is the wall time of the campaign's runs. With a
+    ``scope``, the classes are those with a tour in it.
     """
 
     campaign: int
@@ -81,6 +82,7 @@ class CampaignResult:
     seconds: float
     summary: dict
     sample: dict
+    scope: str = None
 
     @property
     def complete(self):
@@ -88,7 +90,7 @@ class CampaignResult:
 
     def to_json(self):
         s = self.summary
-        return {"campaign": self.campaign, "conditions": self.conditions.to_json(),
+        return {"campaign": self.campaign, "conditions": self.conditions.to_json(), "scope": self.scope,
                 "status": "all" if self.complete else "unknown", "units_done": self.units_done,
                 "units_total": self.units_total, "nodes": self.nodes, "work_seconds": round(self.work_seconds, 1),
                 "seconds": round(self.seconds, 1), "classes": len(s["classes"]), "tours": s["tours"],
@@ -112,7 +114,7 @@ def stored_results(store, campaign, conditions, *, depth=DEPTH, scope=None):
     nodes = sum(int(rec.get("nodes", 0)) for rec in done.values())
     work = sum(float(rec.get("seconds", 0.0)) for rec in done.values())
     return CampaignResult(campaign, conditions, len(done), total, nodes, work, store.elapsed(campaign) or 0.0,
-                          summarize(tours), estimate(done, total))
+                          summarize(tours), estimate(done, total), _scope_name(scope))
 
 
 def estimate(done, total):

@@ -32,8 +32,9 @@ def add_campaign_options(p):
                         "(1 on a1, 2 on b3..., 64 on h1, 63 on g3...): a part of the work on its own")
     g.add_argument("--depth", type=positive_int(6), default=None, metavar="D",
                    help="moves at each end that cut the units (default 2; with --scope: beyond the scope)")
-    g.add_argument("--max-units", type=positive_int(10 ** 6), metavar="U",
-                   help="stop this run after U units (--sample K --max-units K: only the estimate)")
+    g.add_argument("--max-units", type=positive_int(10 ** 6, zero=True), metavar="U",
+                   help="stop this run after U units (--sample K --max-units K: only the estimate; 0: only say "
+                        "where the campaign stands)")
     g.add_argument("--no-progress", action="store_true")
 
 
@@ -99,11 +100,14 @@ def _print(r, tour_text):
         print(tour_text(PathState(knight_puzzle(8, closed=False), cells)))
         print()
     status = "all" if r.complete else "unknown (partial)"
+    if r.scope:
+        status += f" in the scope {r.scope!r} (the classes with a tour there)"
     best = ", ".join(f"{a} and {b}" for a, b in s["best_diagonals"])
+    work = f"{r.work_seconds / 3600:.2f} h" if r.work_seconds >= 3600 else f"{r.work_seconds:.1f} s"
     print(f"knight magic {r.conditions.label}: {status}; {s['tours']} tours, {len(s['classes'])} classes under the 8 "
           f"symmetries and reversal ({s['closed_classes']} closed, {s['open_classes']} open); diagonals nearest "
           f"260: {best or 'none'}; campaign {r.campaign}: {r.units_done} of {r.units_total} units, "
-          f"{r.nodes:,} nodes, {r.work_seconds / 3600:.2f} h of unit time")
+          f"{r.nodes:,} nodes, {work} of unit time")
     e = r.sample
     if e.get("units"):
         print(f"estimate from {e['units']} sampled units: {e['hours']} +- {e['plus_minus']} h of unit time in all")

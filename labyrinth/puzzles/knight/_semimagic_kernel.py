@@ -116,16 +116,6 @@ def _at_least(free):
 
 
 @njit(inline="always")
-def _fits(f, x, y, need, lo, hi):
-    """``need`` is the sum of ``f`` pairwise non-consecutive numbers in ``lo..hi``, ``x`` odd and ``y`` even ones."""
-    p = x if lo & 1 else y
-    if need < f * (lo + f) - p:
-        return False
-    q = x if hi & 1 else y
-    return need <= f * (hi - f) + q
-
-
-@njit(inline="always")
 def _place(c, n, sign, odd, cell_lines, need, fo, fe):
     """Write (sign 1) or erase (sign -1) number ``n`` on cell ``c``: its lines' needs and free counts."""
     is_odd = (odd >> np.uint64(c)) & _U1
@@ -272,18 +262,18 @@ def run(kn, cell_lines, odd, off, regs, bits, num, need, fo, fe, side, cell, pre
                     fe[ln] -= 1
             nodes += 1
         # --- look at the node: the line bounds, then the paths ---
-        ok = True
+        bad = 0  # every line's bound, without a branch (a zero-free line must need 0: the same formulas say so)
         for ln in range(need.shape[0]):
             x1 = fo[ln]
             y1 = fe[ln]
             f = x1 + y1
-            if f == 0:
-                if need[ln] != 0:
-                    ok = False
-                    break
-            elif not _fits(f, x1, y1, need[ln], lo + off[a, ln], hi - off[b, ln]):
-                ok = False
-                break
+            l1 = lo + off[a, ln]
+            h1 = hi - off[b, ln]
+            p = y1 + ((x1 - y1) & -(l1 & 1))  # the count of l1's parity
+            q = y1 + ((x1 - y1) & -(h1 & 1))
+            nd = need[ln]
+            bad |= (nd < f * (l1 + f) - p) | (nd > f * (h1 - f) + q)
+        ok = bad == 0
         m = hi - lo + 1
         if ok and m == 0:  # every cell numbered: a tour if the two ends meet
             if (kn[a] >> np.uint64(b)) & _U1:

@@ -371,30 +371,33 @@ def _diagonal_pair(cells):
     return tuple(sorted((main, anti)))
 
 
-#: the puzzle author's start fields, in his order (A1, B1, B2, C1, C2, C3, D1, D2, D3, D4): one cell per orbit
+#: the puzzle author's start fields in the order he lists them (A1, B1, B2, C1, C2, C3, D1, D2, D3, D4): one cell
+#: per orbit of the board's symmetries
 START_FIELDS = (0, 1, 9, 2, 10, 18, 3, 11, 19, 27)
+#: the same fields by rows (A1, B1, C1, D1, B2, C2, D2, C3, D3, D4): the other order his figure could give them
+START_FIELDS_BY_ROWS = (0, 1, 2, 3, 9, 10, 11, 18, 19, 27)
 
 
-def scheme_count(classes):
+def scheme_count(classes, order=START_FIELDS):
     """How many tours of ``classes`` the puzzle author's search reports: his count of "different" tours.
 
     His search (the puzzle page, "acceleration by symmetry") starts only on
-    the 10 :data:`START_FIELDS` and, from a start field, allows only ends
-    whose field (the start field of the end's orbit) comes no earlier in his
-    order, to skip the reversed tours. It reports every tour it finds. A
-    class is then reported once, except that a start field on a diagonal of
-    the board (A1, B2, C3, D4: 4 cells to its orbit, not 8) starts two of the
-    class's tours (a tour and its mirror image in that diagonal), and a tour
-    whose ends share a field is found in both directions: 2 or 4 times.
+    the 10 start fields and, from a start field, allows only ends whose field
+    (the start field of the end's orbit) comes no earlier in ``order``, to
+    skip the reversed tours; it reports every tour it finds. A class is then
+    reported once, except that a start field on a diagonal of the board (A1,
+    B2, C3, D4: 4 cells to its orbit, not 8) starts two of the class's tours
+    (a tour and its mirror image in that diagonal), and a tour whose ends
+    share a field is found in both directions: 2 or 4 times.
     """
     field = {}
     for c in range(SIZE):
-        field[c] = next(f for f in START_FIELDS if f in {p[c] for p in _symmetries()})
-    rank = {f: i for i, f in enumerate(START_FIELDS)}
+        field[c] = next(f for f in order if f in {p[c] for p in _symmetries()})
+    rank = {f: i for i, f in enumerate(order)}
     count = 0
     for cls in classes:
         for t in orbit(cls):
             s, e = t[0], t[-1]
-            if s in START_FIELDS and rank[field[e]] >= rank[s]:
+            if s in rank and rank[field[e]] >= rank[s]:
                 count += 1
     return count
