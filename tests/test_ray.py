@@ -1,6 +1,8 @@
 """The Ray backend: a campaign on a local Ray cluster started here lands the same findings in the store."""
 
 import json
+import os
+import secrets
 import shutil
 import socket
 import sqlite3
@@ -21,16 +23,27 @@ def _free_port():
 
 @pytest.fixture(scope="module")
 def ray_cluster():
+    """A local cluster with token authentication (Ray's default for new clusters), its token given here.
+
+    Every process started while the fixture is active (``ray start``, the CLI under test) sees the
+    same ``RAY_AUTH_MODE=token`` and ``RAY_AUTH_TOKEN``, so the tests neither read nor depend on a
+    ``~/.ray/auth_token`` left by an earlier cluster on this machine.
+    """
     import ray  # noqa: F401  (installed with the test extras: the test must run, not skip)
 
-    port = _free_port()
-    start = subprocess.run([RAY, "start", "--head", f"--port={port}", "--num-cpus=2", "--include-dashboard=false",
-                            "--disable-usage-stats"], capture_output=True, text=True, timeout=300)
-    assert start.returncode == 0, start.stderr[-2000:]
-    try:
-        yield f"127.0.0.1:{port}"
-    finally:
-        subprocess.run([RAY, "stop", "--force"], capture_output=True, timeout=300)
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("RAY_AUTH_MODE", "token")
+        env.setenv("RAY_AUTH_TOKEN", secrets.token_hex(32))
+        env.delenv("RAY_AUTH_TOKEN_PATH", raising=False)
+        env.delenv("RAY_ADDRESS", raising=False)
+        port = _free_port()
+        start = subprocess.run([RAY, "start", "--head", f"--port={port}", "--num-cpus=2", "--include-dashboard=false",
+                                "--disable-usage-stats"], capture_output=True, text=True, timeout=300)
+        assert start.returncode == 0, start.stderr[-2000:]
+        try:
+            yield f"127.0.0.1:{port}"
+        finally:
+            subprocess.run([RAY, "stop", "--force"], capture_output=True, timeout=300)
 
 
 def _audit(db, *extra):
@@ -65,6 +78,19 @@ def test_an_unreachable_cluster_is_a_one_line_error(tmp_path):
     proc = _audit(tmp_path / "x.db", "--executor", "ray", "--address", f"127.0.0.1:{_free_port()}")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and "Ray" in proc.stderr
+
+
+def test_a_cluster_that_wants_a_token_is_a_one_line_error_that_says_so(tmp_path, ray_cluster):
+    """Without the cluster's token the client cannot join: one line that names the address and the way out."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_AUTH")}
+    env["HOME"] = str(tmp_path)  # no ~/.ray/auth_token to fall back on
+    args = [sys.executable, "-m", "labyrinth.cli", "audit", "-n", "5", "--walks", "1", "--db", str(tmp_path / "x.db"),
+            "--no-progress", "--executor", "ray", "--address", ray_cluster]
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=900, env=env)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr[-2000:]
+    assert ray_cluster in lines[0] and "RAY_AUTH_MODE=token" in lines[0]
 
 
 def _count(*extra):

@@ -171,6 +171,36 @@ def _unreachable(address, timeout=5.0):
         return True
 
 
+@contextlib.contextmanager
+def _stderr_kept_on_success():
+    """Hold what is written to file descriptor 2 meanwhile; pass it on unless the block raises."""
+    import tempfile
+
+    sys.stderr.flush()
+    with tempfile.TemporaryFile() as held:
+        saved = os.dup(2)
+        os.dup2(held.fileno(), 2)
+        try:
+            yield
+        except BaseException:
+            os.dup2(saved, 2)
+            raise
+        else:
+            os.dup2(saved, 2)
+            held.seek(0)
+            os.write(2, held.read())
+        finally:
+            os.close(saved)
+
+
+def _token_hint(address):
+    """What to try when joining ``address`` failed: Ray never sends a token to an explicit address unasked."""
+    if not address or os.environ.get("RAY_AUTH_MODE"):
+        return ""
+    return (" (a cluster started with token authentication, Ray's default, needs RAY_AUTH_MODE=token here"
+            " and its token in RAY_AUTH_TOKEN or ~/.ray/auth_token)")
+
+
 def run_ray(claims, ray_task, init_args, jobs, address, finish):
     """Run units as Ray tasks ``ray_task(init_args, fn, args)``, a bounded window in flight; commit each here."""
     try:
@@ -183,10 +213,11 @@ def run_ray(claims, ray_task, init_args, jobs, address, finish):
         raise LabyrinthError("cannot reach the Ray cluster (nothing listens there)", source=address)
     if started:
         try:
-            ray.init(address=address, num_cpus=None if address else jobs, include_dashboard=False,
-                     log_to_driver=False, configure_logging=False)
+            with _stderr_kept_on_success():  # Ray's core logs each failed retry to fd 2; a failure is one line
+                ray.init(address=address, num_cpus=None if address else jobs, include_dashboard=False,
+                         log_to_driver=False, configure_logging=False)
         except (ConnectionError, RuntimeError, ValueError) as err:
-            raise LabyrinthError(f"cannot reach the Ray cluster: {err}".splitlines()[0],
+            raise LabyrinthError(f"cannot reach the Ray cluster: {err}".splitlines()[0] + _token_hint(address),
                                  source=address or "local Ray") from None
     try:
         task = ray.remote(ray_task)
