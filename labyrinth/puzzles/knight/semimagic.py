@@ -265,6 +265,18 @@ def _tables(diagonals):
     return kn, cell_lines, off, targets
 
 
+@lru_cache(maxsize=4)
+def _line_masks(diagonals):
+    """The kernel's ``lmask``: each line's cells as a bitboard (0 for the inert padding lines)."""
+    _kn, cell_lines, off, _t = _tables(diagonals)
+    lmask = np.zeros(off.shape[1], np.uint64)
+    for c in range(SIZE):
+        for ln in cell_lines[c]:
+            if ln >= 0:
+                lmask[ln] |= np.uint64(1) << np.uint64(c)
+    return lmask
+
+
 @dataclasses.dataclass
 class UnitResult:
     """What one unit gave: its name, whether it finished, the tours (cells in number order), nodes, seconds."""
@@ -288,6 +300,7 @@ def run_unit(unit, conditions=Conditions(), *, deadline=None, slice_nodes=SLICE_
         unit = parse_unit(unit)
     t0 = time.perf_counter()
     kn, cell_lines, off, targets = _tables(conditions.diagonals)
+    lmask = _line_masks(conditions.diagonals)
     state = _k.new_state(off.shape[1], SIZE)
     out = np.zeros((BUFFER, SIZE), np.int64)
     colour = _colour(unit.prefix[0])
@@ -297,7 +310,7 @@ def run_unit(unit, conditions=Conditions(), *, deadline=None, slice_nodes=SLICE_
     regs = state[0]
     tours = []
     while True:
-        done = _k.run(kn, cell_lines, odd, off, *state, out, slice_nodes)
+        done = _k.run(kn, cell_lines, odd, off, lmask, *state, out, slice_nodes)
         for row in out[:regs[_k.R_OUT]]:
             tours.append(_checked(row, conditions))
         regs[_k.R_OUT] = 0
