@@ -37,12 +37,16 @@ A node's checks, each sound (a branch is cut only when no completion exists):
   (``lo`` for *A*, ``hi`` for *B*) and the same colour, and a line through
   the new head is at ``OFF`` 1 from it whatever the cell, so the bound of
   each line once it holds that number is one test per line, done in the
-  node's line loop (``lmask``: each line's cells); a candidate on a line
-  that fails it is dropped before it becomes a node. Only the largest sum
-  (for *A*'s ``lo``) and the least (for *B*'s ``hi``) are tested: the other
-  side follows from the node's own bound (measured: the same nodes).
-  Exactly the child's own test on those lines, so sound; its worth is in the
-  counts below, which now count only live children (a head with none: dead).
+  node's line loop (``lmask[0]``: each line's cells); a candidate on a
+  line that fails it is dropped before it becomes a node. Only the largest
+  sum (for *A*'s ``lo``) and the least (for *B*'s ``hi``) are tested: the
+  other side follows from the node's own bound. Likewise a line the child
+  leaves: a child of *A* at ``OFF`` o from it starts it at ``lo + 1 + o``
+  (its least sum grows by ``2p`` a step), one test per line for o = 1 and
+  2 (``lmask[1]``, ``lmask[2]``: the cells off the line that far; o = 3
+  paid less than it cost); *B* alike with the largest sum. Each is exactly
+  the child's own test on that line, so sound; its worth is in the counts
+  below, which count live children only (a head with none: dead).
 
 The head extended at a node is the one with fewer candidate cells (after
 the children's lines), a tie going to the head that has placed fewer
@@ -206,8 +210,9 @@ def run(kn, cell_lines, odd, off, lmask, regs, bits, num, need, fo, fe, side, ce
 
     Each tour found is written to ``out[regs[R_OUT]]`` as the number on each
     cell; the search stops early (False) when the buffer is full, for the
-    caller to drain it (set ``regs[R_OUT]`` back to 0). ``lmask[line]`` is
-    the line's cells as a bitboard. One function on purpose: numba counts
+    caller to drain it (set ``regs[R_OUT]`` back to 0). ``lmask[0, line]``
+    is the line's cells as a bitboard, ``lmask[o, line]`` (o = 1, 2) the
+    cells off the line at ``OFF`` o or more. One function on purpose: numba counts
     references to arrays handed to helpers, which would cost more than the
     node itself.
     """
@@ -303,12 +308,20 @@ def run(kn, cell_lines, odd, off, lmask, regs, bits, num, need, fo, fe, side, ce
             y2 = y1 - (1 - oa)
             f2 = x2 + y2
             q2 = y2 + ((x2 - y2) & -(h1 & 1))
-            rja |= lmask[ln] & (zero - np.uint64(nd - lo > f2 * (h1 - f2) + q2))
+            rja |= lmask[0, ln] & (zero - np.uint64(nd - lo > f2 * (h1 - f2) + q2))
             x2 = x1 - ob
             y2 = y1 - (1 - ob)
             f2 = x2 + y2
             p2 = y2 + ((x2 - y2) & -(l1 & 1))
-            rjb |= lmask[ln] & (zero - np.uint64(nd - hi < f2 * (l1 + f2) - p2))
+            rjb |= lmask[0, ln] & (zero - np.uint64(nd - hi < f2 * (l1 + f2) - p2))
+            # the lines a child leaves: a child of A on a cell at OFF o from the line (o = 1, 2: lmask[o]) starts it
+            # at lo + 1 + o, its least sum (from lo + 2, then + 2p a step) the only side that moves; B alike
+            pc = y1 + ((x1 - y1) & -oa)
+            ms = f * (lo + 2 + f) - pc
+            rja |= (lmask[1, ln] & (zero - np.uint64(nd < ms))) | (lmask[2, ln] & (zero - np.uint64(nd < ms + 2 * pc)))
+            qc = y1 + ((x1 - y1) & -ob)
+            mx = f * (hi - 2 - f) + qc
+            rjb |= (lmask[1, ln] & (zero - np.uint64(nd > mx))) | (lmask[2, ln] & (zero - np.uint64(nd > mx - 2 * qc)))
         ok = bad == 0
         m = hi - lo + 1
         if ok and m == 0:  # every cell numbered: a tour if the two ends meet

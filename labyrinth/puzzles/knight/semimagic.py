@@ -267,13 +267,18 @@ def _tables(diagonals):
 
 @lru_cache(maxsize=4)
 def _line_masks(diagonals):
-    """The kernel's ``lmask``: each line's cells as a bitboard (0 for the inert padding lines)."""
+    """The kernel's ``lmask`` (bitboards): ``[0, line]`` the line's cells, ``[o, line]`` (o = 1, 2) the cells off it at ``off`` o or more."""
     _kn, cell_lines, off, _t = _tables(diagonals)
-    lmask = np.zeros(off.shape[1], np.uint64)
+    lmask = np.zeros((3, off.shape[1]), np.uint64)
     for c in range(SIZE):
-        for ln in cell_lines[c]:
-            if ln >= 0:
-                lmask[ln] |= np.uint64(1) << np.uint64(c)
+        bit = np.uint64(1) << np.uint64(c)
+        for ln in range(off.shape[1]):
+            if ln in cell_lines[c]:
+                lmask[0, ln] |= bit
+            else:
+                for o in (1, 2):
+                    if off[c, ln] >= o:
+                        lmask[o, ln] |= bit
     return lmask
 
 
