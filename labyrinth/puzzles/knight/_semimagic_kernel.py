@@ -42,11 +42,14 @@ A node's checks, each sound (a branch is cut only when no completion exists):
   sum (for *A*'s ``lo``) and the least (for *B*'s ``hi``) are tested: the
   other side follows from the node's own bound. Likewise a line the child
   leaves: a child of *A* at ``OFF`` o from it starts it at ``lo + 1 + o``
-  (its least sum grows by ``2p`` a step), one test per line for o = 1 and
-  2 (``lmask[1]``, ``lmask[2]``: the cells off the line that far; o = 3
-  paid less than it cost); *B* alike with the largest sum. Each is exactly
-  the child's own test on that line, so sound; its worth is in the counts
-  below, which count live children only (a head with none: dead).
+  (its least sum grows by ``2p`` a step), one test per line for o = 0, 1
+  and 2 (every cell off the line; ``lmask[1]``, ``lmask[2]``: the cells
+  that far or further; o = 3 paid less than it cost); *B* alike with the
+  largest sum. Each is the child's own test on that line (for o = 0 a
+  weaker one, the least sum growing with the start), so sound; its worth is
+  in the counts below, which count live children only (a head with none:
+  dead). With o = 3 too, the node's own line test would refute nothing
+  (measured: the same nodes without it); it stays for the root and o = 3.
 
 The head extended at a node is the one with fewer candidate cells (after
 the children's lines), a tie going to the head that has placed fewer
@@ -314,14 +317,17 @@ def run(kn, cell_lines, odd, off, lmask, regs, bits, num, need, fo, fe, side, ce
             f2 = x2 + y2
             p2 = y2 + ((x2 - y2) & -(l1 & 1))
             rjb |= lmask[0, ln] & (zero - np.uint64(nd - hi < f2 * (l1 + f2) - p2))
-            # the lines a child leaves: a child of A on a cell at OFF o from the line (o = 1, 2: lmask[o]) starts it
-            # at lo + 1 + o, its least sum (from lo + 2, then + 2p a step) the only side that moves; B alike
+            # the lines a child leaves: a child of A on a cell at OFF o from the line (o = 1, 2: lmask[o]; o >= 0:
+            # every cell off the line) starts it at lo + 1 + o, its least sum (from lo + 2, +-2p a step) the only
+            # side that moves; B alike
             pc = y1 + ((x1 - y1) & -oa)
             ms = f * (lo + 2 + f) - pc
             rja |= (lmask[1, ln] & (zero - np.uint64(nd < ms))) | (lmask[2, ln] & (zero - np.uint64(nd < ms + 2 * pc)))
+            rja |= ~lmask[0, ln] & (zero - np.uint64(nd < ms - 2 * (f - pc)))  # o = 0: from lo + 1
             qc = y1 + ((x1 - y1) & -ob)
             mx = f * (hi - 2 - f) + qc
             rjb |= (lmask[1, ln] & (zero - np.uint64(nd > mx))) | (lmask[2, ln] & (zero - np.uint64(nd > mx - 2 * qc)))
+            rjb |= ~lmask[0, ln] & (zero - np.uint64(nd > mx + 2 * (f - qc)))
         ok = bad == 0
         m = hi - lo + 1
         if ok and m == 0:  # every cell numbered: a tour if the two ends meet
