@@ -49,7 +49,11 @@ A node's checks, each sound (a branch is cut only when no completion exists):
   weaker one, the least sum growing with the start), so sound; its worth is
   in the counts below, which count live children only (a head with none:
   dead). With o = 3 too, the node's own line test would refute nothing
-  (measured: the same nodes without it); it stays for the root and o = 3.
+  (measured: the same nodes without it); it stays for the root and o = 3;
+* *children's paths*: a free cell with exactly two path neighbours, next to
+  neither head, has the same two in a child; a candidate next to two such
+  cells would have two forced cells, so it is dropped too (one bitboard
+  pass for all candidates).
 
 The head extended at a node is the one with fewer candidate cells (after
 the children's lines), a tie going to the head that has placed fewer
@@ -368,6 +372,12 @@ def run(kn, cell_lines, odd, off, lmask, regs, bits, num, need, fo, fe, side, ce
                     cb = fb
                 ca &= ~rja  # children that their own line bounds would cut: not made, and not counted
                 cb &= ~rjb
+                if ok and m > 2:
+                    # a cell with two path neighbours, neither head's neighbour, keeps them in a child: one that
+                    # has two such cells around it would have two forced cells (dead), so it is not made
+                    _o, t2, _t = _at_least(ex2 & ~ab)
+                    ca &= ~t2
+                    cb &= ~t2
                 if ok:
                     if m == 1:
                         cn = ca & kb
