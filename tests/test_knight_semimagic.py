@@ -63,6 +63,20 @@ def test_unions_hold_no_consecutive_numbers():
     assert list(targets[:16]) == [260] * 16
 
 
+def test_line_masks_follow_the_lines_and_their_distances():
+    """The kernel's children's tests read ``lmask``: a line's cells, then the cells off it at ``off`` 1 or 2 and more."""
+    for diagonals in (False, True):
+        kn, cell_lines, off, targets = S._tables(diagonals)
+        lmask = S._line_masks(diagonals)
+        assert off.shape[1] % S.LINE_PAD == 0 and lmask.shape == (3, off.shape[1])
+        for ln in range(off.shape[1]):
+            cells = {c for c in range(64) if ln in set(cell_lines[c])}
+            assert cells or targets[ln] == 0  # a padding line: no cells, nothing to reach
+            for o in range(3):
+                want = cells if o == 0 else {c for c in range(64) if c not in cells and off[c, ln] >= o}
+                assert {c for c in range(64) if int(lmask[o, ln]) >> c & 1} == want
+
+
 # --- the units -----------------------------------------------------------------------------------------------------
 
 

@@ -213,8 +213,12 @@ def _closes_ok(unit, conditions):
 
 # --- one unit --------------------------------------------------------------------------------
 #: unions of rows (and of columns) three or more apart: no knight's move joins them, so their numbers are
-#: pairwise non-consecutive like a line's; bounded as one more line each (the ones that paid, of all 19 such sets)
-UNIONS = ((0, 3), (4, 7), (0, 3, 6), (1, 4, 7), (0, 3, 7), (0, 4, 7))
+#: pairwise non-consecutive like a line's; bounded as one more line each (the ones that paid, of all 19 such sets:
+#: with the 16 rows and columns they make 32 lines, four whole vectors of the kernel's line loop)
+UNIONS = ((0, 3), (4, 7), (0, 3, 6), (1, 4, 7), (0, 3, 7), (0, 4, 7), (0, 5), (2, 7))
+#: the line count is padded to a multiple of this with inert lines (no cells, target 0): the kernel's line loop
+#: is vectorised, and a ragged tail costs more than the idle lanes
+LINE_PAD = 8
 
 
 @lru_cache(maxsize=4)
@@ -222,10 +226,12 @@ def _tables(diagonals):
     """The kernel's tables: knight moves (bitboards), each cell's lines, ``off[c, line]`` and each line's target.
 
     Lines: the 8 rows, the 8 columns, the two diagonals (``diagonals``), then
-    the :data:`UNIONS` of rows and of columns. ``off[c, line]`` is the least
+    the :data:`UNIONS` of rows and of columns, then inert lines up to a
+    multiple of :data:`LINE_PAD`. ``off[c, line]`` is the least
     number of moves from a head on ``c`` to a cell of the line, less 1 (a
     move changes each coordinate by 1 or 2, never by 0, and never stays on
-    a diagonal); a union takes its lines' least.
+    a diagonal); a union takes its lines' least. The line tables are int16
+    (the kernel's line state too): its line loop is vectorised.
     """
     kn = np.zeros(SIZE, np.uint64)
     for c in range(SIZE):
@@ -234,9 +240,9 @@ def _tables(diagonals):
                 kn[c] |= np.uint64(1) << np.uint64(o)
     base = 2 * N + (2 if diagonals else 0)
     unions = [[b + r for r in rows] for rows in UNIONS for b in (0, N)]
-    lines = base + len(unions)
+    lines = -(-(base + len(unions)) // LINE_PAD) * LINE_PAD
     cell_lines = np.full((SIZE, 2 + 2 + 2 * len(UNIONS)), -1, np.int64)
-    off = np.zeros((SIZE, lines), np.int64)
+    off = np.zeros((SIZE, lines), np.int16)
     for c in range(SIZE):
         x, y = c % N, c // N
         ls = [y, N + x]
@@ -254,8 +260,26 @@ def _tables(diagonals):
             off[c, 2 * N + 1] = int(x + y == N - 1)
         for i, members in enumerate(unions):
             off[c, base + i] = min(off[c, ln] for ln in members)
-    targets = np.array([MAGIC_SUM] * base + [MAGIC_SUM * len(m) for m in unions], np.int64)
+    targets = np.array([MAGIC_SUM] * base + [MAGIC_SUM * len(m) for m in unions], np.int16)
+    targets = np.concatenate([targets, np.zeros(lines - len(targets), np.int16)])
     return kn, cell_lines, off, targets
+
+
+@lru_cache(maxsize=4)
+def _line_masks(diagonals):
+    """The kernel's ``lmask`` (bitboards): ``[0, line]`` the line's cells, ``[o, line]`` (o = 1, 2) the cells off it at ``off`` o or more."""
+    _kn, cell_lines, off, _t = _tables(diagonals)
+    lmask = np.zeros((3, off.shape[1]), np.uint64)
+    for c in range(SIZE):
+        bit = np.uint64(1) << np.uint64(c)
+        for ln in range(off.shape[1]):
+            if ln in cell_lines[c]:
+                lmask[0, ln] |= bit
+            else:
+                for o in (1, 2):
+                    if off[c, ln] >= o:
+                        lmask[o, ln] |= bit
+    return lmask
 
 
 @dataclasses.dataclass
@@ -281,6 +305,7 @@ def run_unit(unit, conditions=Conditions(), *, deadline=None, slice_nodes=SLICE_
         unit = parse_unit(unit)
     t0 = time.perf_counter()
     kn, cell_lines, off, targets = _tables(conditions.diagonals)
+    lmask = _line_masks(conditions.diagonals)
     state = _k.new_state(off.shape[1], SIZE)
     out = np.zeros((BUFFER, SIZE), np.int64)
     colour = _colour(unit.prefix[0])
@@ -290,7 +315,7 @@ def run_unit(unit, conditions=Conditions(), *, deadline=None, slice_nodes=SLICE_
     regs = state[0]
     tours = []
     while True:
-        done = _k.run(kn, cell_lines, odd, off, *state, out, slice_nodes)
+        done = _k.run(kn, cell_lines, odd, off, lmask, *state, out, slice_nodes)
         for row in out[:regs[_k.R_OUT]]:
             tours.append(_checked(row, conditions))
         regs[_k.R_OUT] = 0
