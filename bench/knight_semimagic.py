@@ -125,8 +125,8 @@ def report(args):
     est = (f"{e['hours']} h +- {e['plus_minus']} h of unit time (two standard errors; mean {e['mean']} s a unit "
            f"over {e['units']} units drawn at random)" if e.get("units") else "no sample yet")
     lines = [BEGIN, "", "## Every semi-magic tour (conditions 1-4): the campaign", "",
-             f"Machine: {_machine()} (shared with other jobs: the load average was 4-9 while the campaign ran, so "
-             "its node rate is about half an idle core's). Command: `labyrinth knight magic --all --db "
+             f"Machine: {_machine()} when this report was made (a shared machine: the node rate below is what the "
+             "campaign's runs saw). Command: `labyrinth knight magic --all --db "
              "out/knight_semimagic.db --sample 300 --seed 1 --jobs 2` (resumed with `--resume`); this section by "
              "`python bench/knight_semimagic.py report`.", "",
              f"Status: {finished}. Unit time so far {r.work_seconds / 3600:.2f} h ({r.nodes:,} nodes, "
