@@ -105,6 +105,10 @@ def status(args):
     if e.get("units"):
         print(f"estimate from {e['units']} sampled units: {e['hours']} +- {e['plus_minus']} h of unit time in all "
               f"(mean {e['mean']} s a unit)")
+    if "to_go_hours" in e:
+        print(f"to go: {e['to_go_hours']} +- {e['to_go_plus_minus']} h of unit time for the {r.units_total - r.units_done} "
+              f"units left (from the {e['to_go_units']} sampled units past the units run in order); expected total "
+              f"{e['expected_hours']} h")
     s = r.summary
     print(f"so far: {len(s['classes'])} classes, {s['tours']} tours, {s['closed_classes']} closed, "
           f"{s['open_classes']} open; scheme count {S.scheme_count(s['classes'])}; diagonals nearest 260: "
@@ -134,7 +138,11 @@ def report(args):
              f"per hour of unit time); wall time of the runs {r.seconds / 3600:.2f} h.", "",
              f"Estimate before the full run: {est}. Actual so far: {r.work_seconds / 3600:.2f} h for "
              f"{r.units_done} units; per unit: median {_pct(times, 0.5):.1f} s, 90th percentile "
-             f"{_pct(times, 0.9):.1f} s, 99th {_pct(times, 0.99):.1f} s, longest {times[-1] if times else 0:.1f} s.",
+             f"{_pct(times, 0.9):.1f} s, 99th {_pct(times, 0.99):.1f} s, longest {times[-1] if times else 0:.1f} s."
+             + (f" Still to go, estimated now: {e['to_go_hours']} h +- {e['to_go_plus_minus']} h of unit time for the "
+                f"{r.units_total - r.units_done} units left (from the {e['to_go_units']} sampled units past the units "
+                f"run in plan order, which are a block at its head, not a random part), so {e['expected_hours']} h "
+                f"in all." if "to_go_hours" in e and not r.complete else ""),
              "", "| | found | literature (2003) |", "|---|---|---|",
              f"| classes (8 symmetries x reversal) | {len(s['classes'])} | 140 |",
              f"| tours | {s['tours']} | 2 240 |",

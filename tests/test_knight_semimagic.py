@@ -24,7 +24,7 @@ from labyrinth.errors import LabyrinthError
 from labyrinth.puzzles.knight import _magic_search as OS
 from labyrinth.puzzles.knight import semimagic as S
 from labyrinth.puzzles.knight._magic_common import Conditions, canonical, check_magic, grid_of, orbit
-from verify.semimagic_campaign import run_campaign, stored_results
+from verify.semimagic_campaign import estimate, run_campaign, stored_results
 from oracle.base import OracleBug
 from test_knight_magic import BEV, FIG2
 from verify.store import Store, StoreError
@@ -241,13 +241,21 @@ def _units(db):
         return {u: json.loads(t) for u, t in con.execute("SELECT unit, totals FROM units")}
 
 
+def _units_so_far(db):
+    """The units a running campaign has stored: none while its store file is still being made."""
+    try:
+        return _units(db) if db.exists() else {}
+    except sqlite3.OperationalError:  # the file exists, its tables not yet (or the writer holds it)
+        return {}
+
+
 def test_campaign_resumes_after_a_kill(tmp_path, scope_tours):
     db = tmp_path / "m.db"
     args = [sys.executable, "-m", "labyrinth.cli", "knight", "magic", "--all", "--scope", SCOPE, "--depth", "1",
             "--db", str(db), "--no-progress"]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     t0 = time.time()
-    while time.time() - t0 < 300 and (not db.exists() or len(_units(db)) < 3):
+    while time.time() - t0 < 300 and len(_units_so_far(db)) < 3:
         time.sleep(0.2)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
@@ -361,3 +369,22 @@ def test_campaign_time_limit_is_partial_and_resumable(tmp_path, capsys):
     assert cli.main([*argv, "--resume", "--max-units", "0", "--json"]) == 3
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == "unknown" and out["units_done"] < out["units_total"]
+
+
+def test_the_time_to_go_is_estimated_from_the_sampled_units_past_the_units_run_in_order():
+    plan = [f"u{i}" for i in range(10)]
+    # u0..u2 run in order (slow: the head of a plan can be unlike the rest); u1, u5, u8 sampled at random
+    done = {"u0": {"seconds": 900.0}, "u1": {"seconds": 1800.0, "sample": True}, "u2": {"seconds": 1200.0},
+            "u5": {"seconds": 36.0, "sample": True}, "u8": {"seconds": 72.0, "sample": True}}
+    e = estimate(done, len(plan), plan)
+    left = len(plan) - len(done)
+    past = [36.0, 72.0]  # u1 lies inside the block run in order: it is not a random draw from what is left
+    assert e["to_go_units"] == len(past)
+    assert e["to_go_hours"] == round(sum(past) / len(past) * left / 3600, 2)
+    work = sum(r["seconds"] for r in done.values())
+    assert e["expected_hours"] == round(work / 3600 + e["to_go_hours"], 2)
+    assert e["units"] == 3 and e["hours"] == round((1800 + 36 + 72) / 3 * len(plan) / 3600, 2)
+    every = {u: {"seconds": 10.0, "sample": u in ("u1", "u5")} for u in plan}
+    whole = estimate(every, len(plan), plan)
+    assert whole["to_go_hours"] == 0 and whole["expected_hours"] == round(100 / 3600, 2)
+    assert "to_go_hours" not in estimate({"u0": {"seconds": 5.0, "sample": True}, "u1": {"seconds": 5.0}}, 10, plan)

@@ -104,7 +104,8 @@ def stored_results(store, campaign, conditions, *, depth=DEPTH, scope=None):
     from verify.store import StoreError
 
     done = store.done_units(campaign)
-    total = len(plan_units(conditions, depth, scope))
+    plan = [u.name for u in plan_units(conditions, depth, scope)]
+    total = len(plan)
     tours = [tuple(t) for rec in done.values() for t in rec.get("tours", ())]
     for t in tours:  # a store is a file: whatever it holds is checked again, by the definitions alone
         faults = check_magic(t, conditions)
@@ -114,23 +115,58 @@ def stored_results(store, campaign, conditions, *, depth=DEPTH, scope=None):
     nodes = sum(int(rec.get("nodes", 0)) for rec in done.values())
     work = sum(float(rec.get("seconds", 0.0)) for rec in done.values())
     return CampaignResult(campaign, conditions, len(done), total, nodes, work, store.elapsed(campaign) or 0.0,
-                          summarize(tours), estimate(done, total), _scope_name(scope))
+                          summarize(tours), estimate(done, total, plan), _scope_name(scope))
 
 
-def estimate(done, total):
-    """The total unit time extrapolated from the sampled units (``{"units", "mean", "hours", "plus_minus"}``).
+def estimate(done, total, plan=None):
+    """The total unit time extrapolated from the sampled units (``{"units", "mean", "hours", "plus_minus", ...}``).
 
     Only the units run as the random sample count (their mean is an unbiased
     estimate of the mean unit time); ``plus_minus`` is two standard errors.
+
+    With ``plan`` (every unit's name, in the order a run takes the units
+    after the sample), the time still to go is estimated too: the units run
+    in order so far are a block at the head of the plan, not a random part
+    of it, so the units not yet done are estimated from the sampled units
+    past that block only (a random sample of that part of the plan), and
+    added to the time of the units done, which is known: ``to_go_hours``
+    (``to_go_plus_minus``, from ``to_go_units`` sampled units) and
+    ``expected_hours``. The further the campaign, the narrower that band.
+
+    >>> done = {"u0": {"seconds": 7200.0}, "u2": {"seconds": 36.0, "sample": True},
+    ...         "u3": {"seconds": 108.0, "sample": True}}
+    >>> e = estimate(done, 4, plan=["u0", "u1", "u2", "u3"])
+    >>> e["hours"], e["to_go_units"], e["to_go_hours"], e["expected_hours"]
+    (0.08, 2, 0.02, 2.06)
     """
     times = [float(r["seconds"]) for r in done.values() if r.get("sample")]
     if not times:
         return {"units": 0}
+    mean, err = _mean_and_error(times)
+    out = {"units": len(times), "mean": round(mean, 3), "hours": round(mean * total / 3600, 2),
+           "plus_minus": round(err * total / 3600, 2)}
+    if plan is not None:
+        at = {name: i for i, name in enumerate(plan)}
+        block = max((at[u] for u, r in done.items() if not r.get("sample") and u in at), default=-1)
+        past = [float(r["seconds"]) for u, r in done.items() if r.get("sample") and at.get(u, -1) > block]
+        work = sum(float(r.get("seconds", 0.0)) for r in done.values())
+        left = sum(1 for u in plan if u not in done)
+        if past and left:
+            m, e = _mean_and_error(past)
+            out |= {"to_go_units": len(past), "to_go_hours": round(m * left / 3600, 2),
+                    "to_go_plus_minus": round(e * left / 3600, 2)}
+        elif not left:
+            out |= {"to_go_units": 0, "to_go_hours": 0.0, "to_go_plus_minus": 0.0}
+        if "to_go_hours" in out:
+            out["expected_hours"] = round(work / 3600 + out["to_go_hours"], 2)
+    return out
+
+
+def _mean_and_error(times):
+    """The mean of ``times`` and two standard errors of it."""
     mean = sum(times) / len(times)
     var = sum((t - mean) ** 2 for t in times) / max(1, len(times) - 1)
-    err = 2 * math.sqrt(var / len(times))
-    return {"units": len(times), "mean": round(mean, 3), "hours": round(mean * total / 3600, 2),
-            "plus_minus": round(err * total / 3600, 2)}
+    return mean, 2 * math.sqrt(var / len(times))
 
 
 # --- worker side -------------------------------------------------------------------------------

@@ -111,3 +111,6 @@ def _print(r, tour_text):
     e = r.sample
     if e.get("units"):
         print(f"estimate from {e['units']} sampled units: {e['hours']} +- {e['plus_minus']} h of unit time in all")
+    if "to_go_hours" in e and not r.complete:
+        print(f"to go: {e['to_go_hours']} +- {e['to_go_plus_minus']} h of unit time for the "
+              f"{r.units_total - r.units_done} units left; expected total {e['expected_hours']} h")
