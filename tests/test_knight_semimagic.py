@@ -388,3 +388,39 @@ def test_the_time_to_go_is_estimated_from_the_sampled_units_past_the_units_run_i
     whole = estimate(every, len(plan), plan)
     assert whole["to_go_hours"] == 0 and whole["expected_hours"] == round(100 / 3600, 2)
     assert "to_go_hours" not in estimate({"u0": {"seconds": 5.0, "sample": True}, "u1": {"seconds": 5.0}}, 10, plan)
+
+
+#: a part of the work on a closed tour (FIG2's first and last 12 cells, one more move at each end): 12 units, 1 tour
+CLOSED_SCOPE = S.Unit(FIG2[:12], FIG2[::-1][:12]).name
+
+
+def test_a_campaign_takes_the_units_another_campaign_of_the_same_search_has_done(tmp_path):
+    with Store(tmp_path / "shared.db") as store:
+        closed, _ = run_campaign(store, Conditions(closed=True), scope=CLOSED_SCOPE, depth=1)
+        assert closed.complete and FIG2 in orbit(closed.summary["classes"][0])
+        plan = [u.name for u in S.plan_units(depth=1, scope=CLOSED_SCOPE)]
+        ran = []
+        whole, _ = run_campaign(store, scope=CLOSED_SCOPE, depth=1, progress=lambda d, t, r: ran.append(r.name))
+        # every unit of this plan was searched by the closed campaign: none is searched again, none is missing
+        assert whole.complete and ran == [] and whole.units_done == len(plan)
+        copied = store.done_units(whole.campaign)
+        assert all(rec["copied_from"] == closed.campaign and "sample" not in rec for rec in copied.values())
+        assert whole.summary["classes"] == closed.summary["classes"]
+        # the same answer as searching them: a store of its own
+        with Store(tmp_path / "alone.db") as alone:
+            fresh, _ = run_campaign(alone, scope=CLOSED_SCOPE, depth=1)
+            assert fresh.summary["classes"] == whole.summary["classes"]
+            assert {u: r["tours"] for u, r in alone.done_units(fresh.campaign).items()} == \
+                {u: r["tours"] for u, r in copied.items()}
+        # the diagonals change the search: nothing is taken from the others
+        diag, _ = run_campaign(store, Conditions(diagonals=True), scope=CLOSED_SCOPE, depth=1)
+        assert diag.complete and not any("copied_from" in r for r in store.done_units(diag.campaign).values())
+
+
+def test_the_estimate_leaves_out_sampled_units_another_campaign_has_done():
+    plan = [f"u{i}" for i in range(10)]
+    done = {"u0": {"seconds": 900.0}, "u3": {"seconds": 1.0, "sample": True}, "u6": {"seconds": 50.0, "sample": True},
+            "u9": {"seconds": 2.0, "copied_from": 2}}
+    e = estimate(done, len(plan), plan, elsewhere={"u3", "u9"})
+    # u9 (copied) does not stretch the block run in order; u3 is done elsewhere: it speaks for no unit left
+    assert e["to_go_units"] == 1 and e["to_go_hours"] == round(50.0 * 6 / 3600, 2)

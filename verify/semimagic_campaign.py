@@ -23,6 +23,7 @@ does it again from the start.
 """
 
 import dataclasses
+import json
 import math
 import os
 import random
@@ -62,6 +63,41 @@ def open_campaign(store, conditions, *, depth=DEPTH, scope=None, resume=False, n
 
     return store.start_campaign(KIND, _params(conditions, depth, _scope_name(scope)), code_version=code_version(),
                                 resume=resume and not new, refuse_same=not new)
+
+
+def _same_search(store, campaign):
+    """The other campaigns of this kind whose units are the same searches: every one with the same diagonals.
+
+    A unit's name fixes its search (its cells of 1, 2... and 64, 63...);
+    only the diagonals (more lines) change what the kernel does. Closed tours
+    narrow the plan to pairs a knight's move apart, not the search of a unit,
+    and a scope or a depth only picks which units a plan holds.
+    """
+    mine = json.loads(store.campaign(campaign)["params"])
+    out = []
+    for row in store.campaigns():
+        params = json.loads(row["params"])
+        if row["kind"] == KIND and row["id"] != campaign and params.get("board") == mine.get("board") \
+                and params.get("diagonals") == mine.get("diagonals"):
+            out.append(row["id"])
+    return out
+
+
+def _searched_elsewhere(store, campaign, plan, conditions):
+    """``{unit: totals}`` of the units of ``plan`` another campaign of the same search has done (not the sample mark).
+
+    Their tours pass :func:`check_magic` under ``conditions`` (a closed
+    campaign's plan holds only pairs whose tours are closed); a unit whose
+    tours would not is not taken.
+    """
+    wanted = set(plan)
+    out = {}
+    for other in _same_search(store, campaign):
+        for unit, rec in store.done_units(other).items():
+            if unit in wanted and unit not in out and \
+                    all(not check_magic(tuple(t), conditions) for t in rec.get("tours", ())):
+                out[unit] = {k: v for k, v in rec.items() if k not in ("sample", "copied_from")} | {"copied_from": other}
+    return out
 
 
 @dataclasses.dataclass
@@ -106,6 +142,9 @@ def stored_results(store, campaign, conditions, *, depth=DEPTH, scope=None):
     done = store.done_units(campaign)
     plan = [u.name for u in plan_units(conditions, depth, scope)]
     total = len(plan)
+    elsewhere = set()
+    for other in _same_search(store, campaign):
+        elsewhere |= set(store.done_units(other))
     tours = [tuple(t) for rec in done.values() for t in rec.get("tours", ())]
     for t in tours:  # a store is a file: whatever it holds is checked again, by the definitions alone
         faults = check_magic(t, conditions)
@@ -115,10 +154,10 @@ def stored_results(store, campaign, conditions, *, depth=DEPTH, scope=None):
     nodes = sum(int(rec.get("nodes", 0)) for rec in done.values())
     work = sum(float(rec.get("seconds", 0.0)) for rec in done.values())
     return CampaignResult(campaign, conditions, len(done), total, nodes, work, store.elapsed(campaign) or 0.0,
-                          summarize(tours), estimate(done, total, plan), _scope_name(scope))
+                          summarize(tours), estimate(done, total, plan, elsewhere), _scope_name(scope))
 
 
-def estimate(done, total, plan=None):
+def estimate(done, total, plan=None, elsewhere=frozenset()):
     """The total unit time extrapolated from the sampled units (``{"units", "mean", "hours", "plus_minus", ...}``).
 
     Only the units run as the random sample count (their mean is an unbiased
@@ -132,6 +171,10 @@ def estimate(done, total, plan=None):
     added to the time of the units done, which is known: ``to_go_hours``
     (``to_go_plus_minus``, from ``to_go_units`` sampled units) and
     ``expected_hours``. The further the campaign, the narrower that band.
+    Units copied from another campaign (``copied_from``) are not part of
+    that block, and sampled units in ``elsewhere`` (done by another campaign
+    of the same search, so copied when a run starts, never left to do) do
+    not speak for the units left.
 
     >>> done = {"u0": {"seconds": 7200.0}, "u2": {"seconds": 36.0, "sample": True},
     ...         "u3": {"seconds": 108.0, "sample": True}}
@@ -147,8 +190,10 @@ def estimate(done, total, plan=None):
            "plus_minus": round(err * total / 3600, 2)}
     if plan is not None:
         at = {name: i for i, name in enumerate(plan)}
-        block = max((at[u] for u, r in done.items() if not r.get("sample") and u in at), default=-1)
-        past = [float(r["seconds"]) for u, r in done.items() if r.get("sample") and at.get(u, -1) > block]
+        block = max((at[u] for u, r in done.items() if not r.get("sample") and not r.get("copied_from") and u in at),
+                    default=-1)
+        past = [float(r["seconds"]) for u, r in done.items()
+                if r.get("sample") and at.get(u, -1) > block and u not in elsewhere]
         work = sum(float(r.get("seconds", 0.0)) for r in done.values())
         left = sum(1 for u in plan if u not in done)
         if past and left:
@@ -229,6 +274,10 @@ def run_campaign(store, conditions=Conditions(), *, depth=DEPTH, scope=None, job
     campaign = open_campaign(store, conditions, depth=depth, scope=scope, resume=resume, new=new)
     units = [u.name for u in plan_units(conditions, depth, scope)]
     done = store.done_units(campaign)
+    shared = {u: rec for u, rec in _searched_elsewhere(store, campaign, units, conditions).items() if u not in done}
+    if shared:  # searched by another campaign (e.g. the closed tours' units in the whole enumeration): not again
+        store.record_copies(campaign, shared)
+        done |= shared
     drawn = random.Random(seed).sample(units, min(sample, len(units))) if sample else []
     picked = set(drawn)
     order = drawn + [u for u in units if u not in picked]  # the sample in its random order: any part of it is random

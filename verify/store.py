@@ -279,6 +279,27 @@ class Store:
             raise
         return new
 
+    def record_copies(self, campaign, units):
+        """Record ``units`` (``{unit: totals}``, found by another campaign) as done in ``campaign``: one transaction.
+
+        For units whose result another campaign of the same search already
+        holds; units ``campaign`` has already recorded are left as they are.
+        Returns how many were recorded.
+        """
+        now = time.time()
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            count = 0
+            for unit, totals in units.items():
+                cur = self.db.execute("INSERT OR IGNORE INTO units (campaign, unit, totals, done, owner, runs) "
+                                      "VALUES (?, ?, ?, ?, NULL, 0)", (campaign, unit, json.dumps(totals), now))
+                count += cur.rowcount
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return count
+
     def set_pattern(self, finding, pattern):
         """Attach a minimal pattern to a stored finding that has none (``minimize --finding`` fills it in)."""
         now = time.time()
