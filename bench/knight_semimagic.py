@@ -75,15 +75,28 @@ def _stats(store):
     return row, r, done, times
 
 
+def _others(store):
+    """Every campaign but the whole enumeration's: ``[(row, CampaignResult)]`` (closed tours, scopes, diagonals)."""
+    return [(row, stored_results(store, row["id"], cond, depth=params["depth"], scope=params.get("scope")))
+            for row, cond, params in _campaigns(store)[1:]]
+
+
+def _other_line(row, r):
+    s = r.summary
+    where = f" in the scope {r.scope}" if r.scope else ""
+    return (f"campaign {r.campaign} ({r.conditions.label}{where}): {'complete' if r.complete else 'partial'}, "
+            f"{r.units_done} of {r.units_total} units, {r.work_seconds / 3600:.2f} h of unit time; "
+            f"{len(s['classes'])} classes ({s['closed_classes']} closed), {s['tours']} tours")
+
+
 def _every_class_found(store):
-    """Classes of 1-4 found anywhere: every campaign of conditions 1-4 in the store, and the symmetric enumeration."""
+    """Classes of 1-4 found anywhere: every campaign in the store (their tours all meet 1-4), and the symmetric enumeration."""
     from labyrinth.puzzles.knight.magic import enumerate_magic
 
     classes = set()
     for row, cond, params in _campaigns(store):
-        if cond == Conditions():
-            r = stored_results(store, row["id"], cond, depth=params["depth"], scope=params.get("scope"))
-            classes |= set(r.summary["classes"])
+        r = stored_results(store, row["id"], cond, depth=params["depth"], scope=params.get("scope"))
+        classes |= set(r.summary["classes"])
     symmetric = {tuple(s.path) for s in enumerate_magic(Conditions(symmetric=True)).classes}
     return sorted(classes | symmetric), len(symmetric)
 
@@ -113,12 +126,16 @@ def status(args):
     print(f"so far: {len(s['classes'])} classes, {s['tours']} tours, {s['closed_classes']} closed, "
           f"{s['open_classes']} open; scheme count {S.scheme_count(s['classes'])}; diagonals nearest 260: "
           f"{s['best_diagonals']}")
+    with Store(args.db, create=False) as store:
+        for row, other in _others(store):
+            print(_other_line(row, other))
 
 
 def report(args):
     with Store(args.db, create=False) as store:
         row, r, done, times = _stats(store)
         every, symmetric = _every_class_found(store)
+        others = _others(store)
     s = r.summary
     Path(args.classes).write_text("".join(" ".join(map(str, grid_of(c))) + "\n" for c in every), encoding="utf-8")
     e = r.sample
@@ -151,12 +168,20 @@ def report(args):
              f"| figures (geometry classes) | {geometry} ({closed_geometry} closed) | 108 (31 closed) |",
              f"| the puzzle author's way of counting | {S.scheme_count(s['classes'])} | his 158 |",
              f"| diagonal sums nearest 260 | {', '.join(f'{a} and {b}' for a, b in s['best_diagonals'][:2])} "
-             "| none both 260 |", "",
-             f"`{args.classes}` holds every class found so far, one a line: its least tour's numbered grid, 64 "
+             "| none both 260 |", ""]
+    if others:
+        lines += ["The other campaigns in the store (their units are the same searches as the whole enumeration's "
+                  "when only the plan differs, and are not searched twice):", ""]
+        lines += [f"- {_other_line(row, o)}" + (" (the literature: 63 closed classes, so 1 008 tours: its 2 240 tours are 16 a class)"
+                                                 if o.conditions == Conditions(closed=True) and not o.scope else "")
+                  for row, o in others]
+        lines.append("")
+    lines += [f"`{args.classes}` holds every class found so far, one a line: its least tour's numbered grid, 64 "
              "numbers by rows (row 1 first, each from column 1). "
              + ("They are the campaign's classes." if r.complete else
-                f"Until the campaign is complete they are the union of its classes, those of the parts of the "
-                f"work run on their own (`--scope`) in the same store, and the {symmetric} centrally symmetric "
+                f"Until the campaign is complete they are the union of its classes, those of the other campaigns "
+                f"in the same store (the closed tours, parts of the work run on their own with `--scope`), and "
+                f"the {symmetric} centrally symmetric "
                 f"classes (enumerated completely by `--symmetric --all`): {len(every)} classes, "
                 f"{S.scheme_count(every)} by the puzzle author's way of counting.")
              + " Every stored tour was checked again by `check_magic` when this report was made.", "", END]
