@@ -31,7 +31,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 from labyrinth.puzzles.knight import _magic_search as OS  # noqa: E402
 from labyrinth.puzzles.knight import semimagic as S  # noqa: E402
-from labyrinth.puzzles.knight._magic_common import Conditions, geometry_key, grid_of, is_closed  # noqa: E402
+from labyrinth.puzzles.knight._magic_common import Conditions, canonical, geometry_key, grid_of, is_closed  # noqa: E402
 from verify.semimagic_campaign import KIND, stored_results  # noqa: E402
 from verify.store import Store  # noqa: E402
 
@@ -84,9 +84,10 @@ def _others(store):
 def _other_line(row, r):
     s = r.summary
     where = f" in the scope {r.scope}" if r.scope else ""
+    figures = len({geometry_key(c) for c in s["classes"]})
     return (f"campaign {r.campaign} ({r.conditions.label}{where}): {'complete' if r.complete else 'partial'}, "
             f"{r.units_done} of {r.units_total} units, {r.work_seconds / 3600:.2f} h of unit time; "
-            f"{len(s['classes'])} classes ({s['closed_classes']} closed), {s['tours']} tours")
+            f"{len(s['classes'])} classes ({s['closed_classes']} closed), {s['tours']} tours, {figures} figures")
 
 
 def _every_class_found(store):
@@ -97,8 +98,8 @@ def _every_class_found(store):
     for row, cond, params in _campaigns(store):
         r = stored_results(store, row["id"], cond, depth=params["depth"], scope=params.get("scope"))
         classes |= set(r.summary["classes"])
-    symmetric = {tuple(s.path) for s in enumerate_magic(Conditions(symmetric=True)).classes}
-    return sorted(classes | symmetric), len(symmetric)
+    symmetric = {canonical(tuple(s.path)) for s in enumerate_magic(Conditions(symmetric=True)).classes}
+    return sorted(classes | symmetric), symmetric
 
 
 def _pct(times, q):
@@ -134,7 +135,8 @@ def status(args):
 def report(args):
     with Store(args.db, create=False) as store:
         row, r, done, times = _stats(store)
-        every, symmetric = _every_class_found(store)
+        every, symmetric_classes = _every_class_found(store)
+        symmetric = len(symmetric_classes)
         others = _others(store)
     s = r.summary
     Path(args.classes).write_text("".join(" ".join(map(str, grid_of(c))) + "\n" for c in every), encoding="utf-8")
@@ -172,9 +174,14 @@ def report(args):
     if others:
         lines += ["The other campaigns in the store (their units are the same searches as the whole enumeration's "
                   "when only the plan differs, and are not searched twice):", ""]
-        lines += [f"- {_other_line(row, o)}" + (" (the literature: 63 closed classes, so 1 008 tours: its 2 240 tours are 16 a class)"
-                                                 if o.conditions == Conditions(closed=True) and not o.scope else "")
-                  for row, o in others]
+        for row, o in others:
+            line = f"- {_other_line(row, o)}"
+            if o.conditions == Conditions(closed=True) and not o.scope:
+                held = len(symmetric_classes & set(o.summary["classes"]))
+                line += (f"; of the {len(symmetric_classes)} centrally symmetric classes (another kernel), {held} "
+                         "among them (the literature: 63 closed classes, 31 figures, so 1 008 tours: its 2 240 "
+                         "tours are 16 a class)")
+            lines.append(line)
         lines.append("")
     lines += [f"`{args.classes}` holds every class found so far, one a line: its least tour's numbered grid, 64 "
              "numbers by rows (row 1 first, each from column 1). "
