@@ -86,7 +86,8 @@ def _other_line(row, r):
     where = f" in the scope {r.scope}" if r.scope else ""
     figures = len({geometry_key(c) for c in s["classes"]})
     return (f"campaign {r.campaign} ({r.conditions.label}{where}): {'complete' if r.complete else 'partial'}, "
-            f"{r.units_done} of {r.units_total} units, {r.work_seconds / 3600:.2f} h of unit time; "
+            f"{r.units_done} of {r.units_total} units, {r.work_seconds / 3600:.2f} h of unit time "
+            f"({r.seconds / 3600:.2f} h of wall time); "
             f"{len(s['classes'])} classes ({s['closed_classes']} closed), {s['tours']} tours, {figures} figures")
 
 
@@ -139,6 +140,7 @@ def report(args):
         symmetric = len(symmetric_classes)
         others = _others(store)
     s = r.summary
+    copied = sum(1 for rec in done.values() if rec.get("copied_from"))
     Path(args.classes).write_text("".join(" ".join(map(str, grid_of(c))) + "\n" for c in every), encoding="utf-8")
     e = r.sample
     rate = r.nodes / r.work_seconds if r.work_seconds else 0.0
@@ -154,7 +156,9 @@ def report(args):
              "`python bench/knight_semimagic.py report`.", "",
              f"Status: {finished}. Unit time so far {r.work_seconds / 3600:.2f} h ({r.nodes:,} nodes, "
              f"{rate / 1e6:.1f} M nodes/s per process, {3600 * r.units_done / max(r.work_seconds, 1e-9):.0f} units "
-             f"per hour of unit time); wall time of the runs {r.seconds / 3600:.2f} h.", "",
+             f"per hour of unit time); wall time of its own runs {r.seconds / 3600:.2f} h"
+             + (f" ({copied} of its units, with their unit time, taken from the campaigns below, which searched "
+                "them)." if copied else "."), "",
              f"Estimate before the full run: {est}. Actual so far: {r.work_seconds / 3600:.2f} h for "
              f"{r.units_done} units; per unit: median {_pct(times, 0.5):.1f} s, 90th percentile "
              f"{_pct(times, 0.9):.1f} s, 99th {_pct(times, 0.99):.1f} s, longest {times[-1] if times else 0:.1f} s."
