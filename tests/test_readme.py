@@ -48,6 +48,9 @@ LEFT_OUT = {
         "15-40 s; the enumeration in tests/test_knight_magic.py answers it (no symmetric tour has both diagonals 260)",
     "labyrinth knight magic --all --db out/m.db --sample 300 --seed 1 --max-units 300":
         "half an hour or more (300 units drawn at random); tests/test_knight_semimagic.py samples a small campaign",
+    "labyrinth knight magic --all --closed --db out/m.db --jobs 2":
+        "about 1.2 h on 2 cores (every closed tour); tests/test_knight_semimagic.py runs a closed campaign over a "
+        "part of it and has the whole campaign take its units",
     "labyrinth knight magic --all --db out/m.db --jobs 2 --resume":
         "days: the whole enumeration; tests/test_knight_semimagic.py runs and resumes a campaign over a part of it",
     "labyrinth knight magic --backend cpsat --time-limit 60":
