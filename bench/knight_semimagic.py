@@ -91,13 +91,12 @@ def _other_line(row, r):
             f"{len(s['classes'])} classes ({s['closed_classes']} closed), {s['tours']} tours, {figures} figures")
 
 
-def _every_class_found(store):
-    """Classes of 1-4 found anywhere: every campaign in the store (their tours all meet 1-4), and the symmetric enumeration."""
+def _every_class_found(results):
+    """Classes of 1-4 found anywhere: those of every campaign's ``results`` (their tours all meet 1-4), and the symmetric enumeration."""
     from labyrinth.puzzles.knight.magic import enumerate_magic
 
     classes = set()
-    for row, cond, params in _campaigns(store):
-        r = stored_results(store, row["id"], cond, depth=params["depth"], scope=params.get("scope"))
+    for r in results:
         classes |= set(r.summary["classes"])
     symmetric = {canonical(tuple(s.path)) for s in enumerate_magic(Conditions(symmetric=True)).classes}
     return sorted(classes | symmetric), symmetric
@@ -136,9 +135,9 @@ def status(args):
 def report(args):
     with Store(args.db, create=False) as store:
         row, r, done, times = _stats(store)
-        every, symmetric_classes = _every_class_found(store)
-        symmetric = len(symmetric_classes)
         others = _others(store)
+    every, symmetric_classes = _every_class_found([r] + [o for _, o in others])
+    symmetric = len(symmetric_classes)
     s = r.summary
     copied = sum(1 for rec in done.values() if rec.get("copied_from"))
     Path(args.classes).write_text("".join(" ".join(map(str, grid_of(c))) + "\n" for c in every), encoding="utf-8")

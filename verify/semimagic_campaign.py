@@ -83,14 +83,14 @@ def _same_search(store, campaign):
     return out
 
 
-def _searched_elsewhere(store, campaign, plan, conditions):
-    """``{unit: totals}`` of the units of ``plan`` another campaign of the same search has done (not the sample mark).
+def _searched_elsewhere(store, campaign, plan, conditions, done):
+    """``{unit: totals}`` of the units of ``plan`` not in ``done`` that another campaign of the same search has done.
 
-    Their tours pass :func:`check_magic` under ``conditions`` (a closed
+    The sample mark is not taken. Their tours pass :func:`check_magic` under ``conditions`` (a closed
     campaign's plan holds only pairs whose tours are closed); a unit whose
     tours would not is not taken.
     """
-    wanted = set(plan)
+    wanted = set(plan) - set(done)
     out = {}
     for other in _same_search(store, campaign):
         for unit, rec in store.done_units(other).items():
@@ -274,7 +274,7 @@ def run_campaign(store, conditions=Conditions(), *, depth=DEPTH, scope=None, job
     campaign = open_campaign(store, conditions, depth=depth, scope=scope, resume=resume, new=new)
     units = [u.name for u in plan_units(conditions, depth, scope)]
     done = store.done_units(campaign)
-    shared = {u: rec for u, rec in _searched_elsewhere(store, campaign, units, conditions).items() if u not in done}
+    shared = _searched_elsewhere(store, campaign, units, conditions, done)
     if shared:  # searched by another campaign (e.g. the closed tours' units in the whole enumeration): not again
         store.record_copies(campaign, shared)
         done |= shared
