@@ -106,6 +106,12 @@ def _pct(times, q):
     return times[min(len(times) - 1, int(q * len(times)))] if times else 0.0
 
 
+def _late(e):
+    """How many of the units behind the time to go were drawn after the run in plan order began."""
+    n = e.get("late_units", 0)
+    return f"; {n} of them drawn later, from the units left, to narrow the band" if n else ""
+
+
 def status(args):
     with Store(args.db, create=False) as store:
         row, r, done, times = _stats(store)
@@ -121,8 +127,8 @@ def status(args):
               f"(mean {e['mean']} s a unit)")
     if "to_go_hours" in e:
         print(f"to go: {e['to_go_hours']} +- {e['to_go_plus_minus']} h of unit time for the {r.units_total - r.units_done} "
-              f"units left (from the {e['to_go_units']} sampled units past the units run in order); expected total "
-              f"{e['expected_hours']} h")
+              f"units left (from the {e['to_go_units']} sampled units past the units run in order{_late(e)}); "
+              f"expected total {e['expected_hours']} h")
     s = r.summary
     print(f"so far: {len(s['classes'])} classes, {s['tours']} tours, {s['closed_classes']} closed, "
           f"{s['open_classes']} open; scheme count {S.scheme_count(s['classes'])}; diagonals nearest 260: "
@@ -163,8 +169,8 @@ def report(args):
              f"{_pct(times, 0.9):.1f} s, 99th {_pct(times, 0.99):.1f} s, longest {times[-1] if times else 0:.1f} s."
              + (f" Still to go, estimated now: {e['to_go_hours']} h +- {e['to_go_plus_minus']} h of unit time for the "
                 f"{r.units_total - r.units_done} units left (from the {e['to_go_units']} sampled units past the units "
-                f"run in plan order, which are a block at its head, not a random part), so {e['expected_hours']} h "
-                f"in all." if "to_go_hours" in e and not r.complete else ""),
+                f"run in plan order, which are a block at its head, not a random part{_late(e)}), so "
+                f"{e['expected_hours']} h in all." if "to_go_hours" in e and not r.complete else ""),
              "", "| | found | literature (2003) |", "|---|---|---|",
              f"| classes (8 symmetries x reversal) | {len(s['classes'])} | 140 |",
              f"| tours | {s['tours']} | 2 240 |",

@@ -304,6 +304,21 @@ def test_estimate_from_a_random_sample(tmp_path):
         assert est["units"] == 4 and est["hours"] >= 0 and est["plus_minus"] >= 0
         sampled = [u for u, rec in store.done_units(result.campaign).items() if rec.get("sample")]
         assert len(sampled) == 4
+        # two units in plan order, then more sample on resume (another seed): those are late, and only narrow the
+        # time to go; the estimate made before the full run stays what it was
+        result, _ = run_campaign(store, scope=SCOPE, depth=1, resume=True, max_units=2)
+        plan = [u.name for u in S.plan_units(depth=1, scope=SCOPE)]
+        before = set(store.done_units(result.campaign))
+        result, _ = run_campaign(store, scope=SCOPE, depth=1, resume=True, sample=len(plan) // 2, seed=7,
+                                 max_units=3)
+        done = store.done_units(result.campaign)
+        late = {u for u, rec in done.items() if rec.get("late")}
+        assert len(late) == 3 and not late & before and all(done[u]["sample"] for u in late)
+        again = result.sample
+        assert (again["units"], again["hours"], again["plus_minus"]) == (4, est["hours"], est["plus_minus"])
+        block = max(plan.index(u) for u, rec in done.items() if not rec.get("sample"))
+        past = [u for u, rec in done.items() if rec.get("sample") and plan.index(u) > block]
+        assert again["to_go_units"] == len(past) and again["late_units"] == len(late & set(past)) == 3
 
 
 def test_run_units_on_two_processes_agree():
@@ -388,6 +403,14 @@ def test_the_time_to_go_is_estimated_from_the_sampled_units_past_the_units_run_i
     whole = estimate(every, len(plan), plan)
     assert whole["to_go_hours"] == 0 and whole["expected_hours"] == round(100 / 3600, 2)
     assert "to_go_hours" not in estimate({"u0": {"seconds": 5.0, "sample": True}, "u1": {"seconds": 5.0}}, 10, plan)
+    # a late sample (drawn once the run in order began) speaks for the units left, not for the first estimate
+    late = done | {"u7": {"seconds": 108.0, "sample": True, "late": True}}
+    e2 = estimate(late, len(plan), plan)
+    assert (e2["units"], e2["hours"]) == (e["units"], e["hours"])
+    assert (e2["to_go_units"], e2["late_units"]) == (3, 1)
+    assert e2["to_go_hours"] == round((36 + 72 + 108) / 3 * (left - 1) / 3600, 2)
+    only_late = estimate({"u0": {"seconds": 9.0}, "u4": {"seconds": 18.0, "sample": True, "late": True}}, 10, plan)
+    assert only_late["units"] == 0 and "hours" not in only_late and only_late["to_go_hours"] == round(18 * 8 / 3600, 2)
 
 
 #: a part of the work on a closed tour (FIG2's first and last 12 cells, one more move at each end): 12 units, 1 tour

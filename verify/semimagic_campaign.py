@@ -174,7 +174,10 @@ def estimate(done, total, plan=None, elsewhere=frozenset()):
     Units copied from another campaign (``copied_from``) are not part of
     that block, and sampled units in ``elsewhere`` (done by another campaign
     of the same search, so copied when a run starts, never left to do) do
-    not speak for the units left.
+    not speak for the units left. A sample drawn once the run in plan order
+    has begun (``late``: ``--sample`` with another seed on ``--resume``, to
+    narrow the band) counts for the time to go only; the estimate before the
+    full run stays the one it was (``late_units`` of ``to_go_units``).
 
     >>> done = {"u0": {"seconds": 7200.0}, "u2": {"seconds": 36.0, "sample": True},
     ...         "u3": {"seconds": 108.0, "sample": True}}
@@ -182,26 +185,26 @@ def estimate(done, total, plan=None, elsewhere=frozenset()):
     >>> e["hours"], e["to_go_units"], e["to_go_hours"], e["expected_hours"]
     (0.08, 2, 0.02, 2.06)
     """
-    times = [float(r["seconds"]) for r in done.values() if r.get("sample")]
-    if not times:
-        return {"units": 0}
-    mean, err = _mean_and_error(times)
-    out = {"units": len(times), "mean": round(mean, 3), "hours": round(mean * total / 3600, 2),
-           "plus_minus": round(err * total / 3600, 2)}
-    if plan is not None:
+    times = [float(r["seconds"]) for r in done.values() if r.get("sample") and not r.get("late")]
+    out = {"units": len(times)}
+    if times:
+        mean, err = _mean_and_error(times)
+        out |= {"mean": round(mean, 3), "hours": round(mean * total / 3600, 2),
+                "plus_minus": round(err * total / 3600, 2)}
+    if plan is not None and any(r.get("sample") for r in done.values()):
         at = {name: i for i, name in enumerate(plan)}
         block = max((at[u] for u, r in done.items() if not r.get("sample") and not r.get("copied_from") and u in at),
                     default=-1)
-        past = [float(r["seconds"]) for u, r in done.items()
+        past = [(float(r["seconds"]), bool(r.get("late"))) for u, r in done.items()
                 if r.get("sample") and at.get(u, -1) > block and u not in elsewhere]
         work = sum(float(r.get("seconds", 0.0)) for r in done.values())
         left = sum(1 for u in plan if u not in done)
         if past and left:
-            m, e = _mean_and_error(past)
-            out |= {"to_go_units": len(past), "to_go_hours": round(m * left / 3600, 2),
-                    "to_go_plus_minus": round(e * left / 3600, 2)}
+            m, e = _mean_and_error([t for t, _ in past])
+            out |= {"to_go_units": len(past), "late_units": sum(late for _, late in past),
+                    "to_go_hours": round(m * left / 3600, 2), "to_go_plus_minus": round(e * left / 3600, 2)}
         elif not left:
-            out |= {"to_go_units": 0, "to_go_hours": 0.0, "to_go_plus_minus": 0.0}
+            out |= {"to_go_units": 0, "late_units": 0, "to_go_hours": 0.0, "to_go_plus_minus": 0.0}
         if "to_go_hours" in out:
             out["expected_hours"] = round(work / 3600 + out["to_go_hours"], 2)
     return out
@@ -259,7 +262,10 @@ def run_campaign(store, conditions=Conditions(), *, depth=DEPTH, scope=None, job
     sample : int
         Run this many units of a random sample (``seed``) first, marked as the
         sample the estimate is made from; with ``max_units`` equal to it, a
-        run that only estimates.
+        run that only estimates. The draw is over the whole plan (the same
+        flags on ``--resume`` draw the same units: those done are not run
+        again); drawn after units have run in plan order, its units are
+        ``late``: they narrow the time to go, not the first estimate.
     max_units : int or None
         Stop this run after so many units.
     progress : callable or None
@@ -279,6 +285,7 @@ def run_campaign(store, conditions=Conditions(), *, depth=DEPTH, scope=None, job
         store.record_copies(campaign, shared)
         done |= shared
     drawn = random.Random(seed).sample(units, min(sample, len(units))) if sample else []
+    late = any(not r.get("sample") and not r.get("copied_from") for r in done.values())  # the run in order began
     picked = set(drawn)
     order = drawn + [u for u in units if u not in picked]  # the sample in its random order: any part of it is random
     deadline = None if time_limit is None else time.time() + time_limit
@@ -302,6 +309,8 @@ def run_campaign(store, conditions=Conditions(), *, depth=DEPTH, scope=None, job
         rec = res.to_json() | {"host": host, "pid": pid, "code": version}
         if in_sample:
             rec["sample"] = True
+            if late:
+                rec["late"] = True
         store.record_unit(campaign, name, [], rec, elapsed=prior + time.perf_counter() - t0, owner=claims.owner)
         done[name] = rec
         if progress is not None:

@@ -26,7 +26,8 @@ def add_campaign_options(p):
                    help="where units run: local processes (default) or a Ray cluster")
     g.add_argument("--address", metavar="ADDR", help="ray: a running cluster's address (default: start one)")
     g.add_argument("--sample", type=positive_int(10 ** 6, zero=True), default=0, metavar="K",
-                   help="run K units of a random sample (--seed) first: the estimate of the total time")
+                   help="run K units of a random sample (--seed) first: the estimate of the total time (on "
+                        "--resume, with another seed: more sample, for the time to go)")
     g.add_argument("--scope", metavar="UNIT",
                    help="only the tours beginning and ending like this unit name, e.g. 'a1-h1 b3.c5 g3.e4' "
                         "(1 on a1, 2 on b3..., 64 on h1, 63 on g3...): a part of the work on its own")
