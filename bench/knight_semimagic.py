@@ -72,7 +72,8 @@ def _stats(store):
     r = stored_results(store, row["id"], cond, depth=params["depth"], scope=params.get("scope"))
     done = store.done_units(row["id"])
     times = sorted(float(v["seconds"]) for v in done.values())
-    return row, r, done, times
+    plan = [u.name for u in S.plan_units(cond, params["depth"], params.get("scope"))]
+    return row, r, done, times, plan
 
 
 def _others(store):
@@ -106,6 +107,46 @@ def _pct(times, q):
     return times[min(len(times) - 1, int(q * len(times)))] if times else 0.0
 
 
+def _by_pair(done, plan):
+    """The time to go estimated pair by pair (cross-check of the plain one): ``(hours, sampled units, pairs unsampled)``.
+
+    Unit times differ by pair of end cells far more than within one (a corner
+    and an edge: tens of seconds a unit; two central cells: a tenth), so each
+    pair's units left are estimated from that pair's sampled units (post-
+    stratified); a pair with none left unsampled takes the mean of all.
+    """
+    from collections import defaultdict
+
+    left, sampled = defaultdict(int), defaultdict(list)
+    for u in plan:
+        if u not in done:
+            left[u.split()[0]] += 1
+    for u, rec in done.items():
+        if rec.get("sample") and left.get(u.split()[0]):
+            sampled[u.split()[0]].append(float(rec["seconds"]))
+    every = [t for ts in sampled.values() for t in ts]
+    if not every:
+        return None
+    mean = statistics.mean(every)
+    hours = sum(n * (statistics.mean(sampled[p]) if sampled[p] else mean) for p, n in left.items()) / 3600
+    return round(hours, 2), len(every), sum(1 for p in left if not sampled[p])
+
+
+def _tail(done):
+    """The share of the sampled units' time held by their slowest 1% (how heavy the tail is)."""
+    ts = sorted((float(r["seconds"]) for r in done.values() if r.get("sample")), reverse=True)
+    return sum(ts[:max(1, len(ts) // 100)]) / sum(ts) if ts and sum(ts) else 0.0
+
+
+def _pairs_sentence(done, plan, r):
+    pairs = None if r.complete else _by_pair(done, plan)
+    if not pairs:
+        return ""
+    return (f" Estimated pair by pair instead (each pair of end cells from its own sampled units, a pair with none "
+            f"at the mean of all; {pairs[2]} pairs unsampled): {pairs[0]} h to go. The tail is heavy: the slowest 1% "
+            f"of the sampled units hold {_tail(done):.0%} of their time, so a few hundred sampled units can read low.")
+
+
 def _late(e):
     """How many of the units behind the time to go were drawn after the run in plan order began."""
     n = e.get("late_units", 0)
@@ -114,7 +155,7 @@ def _late(e):
 
 def status(args):
     with Store(args.db, create=False) as store:
-        row, r, done, times = _stats(store)
+        row, r, done, times, plan = _stats(store)
     rate = r.nodes / r.work_seconds if r.work_seconds else 0.0
     print(f"campaign {r.campaign} ({r.conditions.label}): {r.units_done} of {r.units_total} units; "
           f"{r.work_seconds / 3600:.2f} h of unit time, {r.seconds / 3600:.2f} h of wall time over its runs")
@@ -129,6 +170,10 @@ def status(args):
         print(f"to go: {e['to_go_hours']} +- {e['to_go_plus_minus']} h of unit time for the {r.units_total - r.units_done} "
               f"units left (from the {e['to_go_units']} sampled units past the units run in order{_late(e)}); "
               f"expected total {e['expected_hours']} h")
+        pairs = _by_pair(done, plan)
+        if pairs:
+            print(f"to go, pair by pair: {pairs[0]} h (each pair of end cells from its own sampled units; "
+                  f"{pairs[2]} pairs unsampled); the slowest 1% of the sampled units hold {_tail(done):.0%} of their time")
     s = r.summary
     print(f"so far: {len(s['classes'])} classes, {s['tours']} tours, {s['closed_classes']} closed, "
           f"{s['open_classes']} open; scheme count {S.scheme_count(s['classes'])}; diagonals nearest 260: "
@@ -140,7 +185,7 @@ def status(args):
 
 def report(args):
     with Store(args.db, create=False) as store:
-        row, r, done, times = _stats(store)
+        row, r, done, times, plan = _stats(store)
         others = _others(store)
     every, symmetric_classes = _every_class_found([r] + [o for _, o in others])
     symmetric = len(symmetric_classes)
@@ -170,7 +215,8 @@ def report(args):
              + (f" Still to go, estimated now: {e['to_go_hours']} h +- {e['to_go_plus_minus']} h of unit time for the "
                 f"{r.units_total - r.units_done} units left (from the {e['to_go_units']} sampled units past the units "
                 f"run in plan order, which are a block at its head, not a random part{_late(e)}), so "
-                f"{e['expected_hours']} h in all." if "to_go_hours" in e and not r.complete else ""),
+                f"{e['expected_hours']} h in all." if "to_go_hours" in e and not r.complete else "")
+             + _pairs_sentence(done, plan, r),
              "", "| | found | literature (2003) |", "|---|---|---|",
              f"| classes (8 symmetries x reversal) | {len(s['classes'])} | 140 |",
              f"| tours | {s['tours']} | 2 240 |",

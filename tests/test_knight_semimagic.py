@@ -321,6 +321,37 @@ def test_estimate_from_a_random_sample(tmp_path):
         assert again["to_go_units"] == len(past) and again["late_units"] == len(late & set(past)) == 3
 
 
+def test_status_estimates_the_time_to_go_two_ways(tmp_path):
+    """``bench/knight_semimagic.py status``: on a plan of one pair of end cells the pair-by-pair estimate is the plain one."""
+    import re
+    from pathlib import Path
+
+    db = tmp_path / "st.db"
+    with Store(db) as store:
+        result, _ = run_campaign(store, scope=SCOPE, depth=1, sample=5, seed=3, max_units=5)
+    bench = Path(__file__).resolve().parent.parent / "bench" / "knight_semimagic.py"
+    out = subprocess.run([sys.executable, str(bench), "status", "--db", str(db)], capture_output=True, text=True,
+                         timeout=600, check=True).stdout
+    plain = float(re.search(r"^to go: ([0-9.]+) \+- ", out, re.M).group(1))
+    by_pair = float(re.search(r"^to go, pair by pair: ([0-9.]+) h", out, re.M).group(1))
+    assert {u.name.split()[0] for u in S.plan_units(depth=1, scope=SCOPE)} == {SCOPE.split()[0]}
+    assert plain == result.sample["to_go_hours"] and abs(by_pair - plain) <= 0.01  # both round to 0.01 h
+    assert f"{result.units_done} of {result.units_total} units" in out
+    # two pairs, one slow and one fast, sampled unevenly: pair by pair each keeps its own mean
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_knight_semimagic", bench)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    plan = [f"a1-h1 u{i}" for i in range(10)] + [f"d4-e4 u{i}" for i in range(30)]
+    done = {"a1-h1 u0": {"seconds": 360.0, "sample": True}, "d4-e4 u0": {"seconds": 0.0, "sample": True},
+            "d4-e4 u1": {"seconds": 36.0, "sample": True}, "d4-e4 u2": {"seconds": 0.0, "sample": True}}
+    hours, units, unsampled = mod._by_pair(done, plan)
+    assert (units, unsampled) == (4, 0) and hours == round((9 * 360 + 27 * 12) / 3600, 2)
+    assert mod._by_pair(done | {"c1-c2 u0": {"seconds": 5.0}}, plan + ["c1-c2 u1"])[2] == 1
+    assert mod._tail(done) == 360 / 396
+
+
 def test_run_units_on_two_processes_agree():
     units = S.plan_units(depth=1, scope=SCOPE)[:6]
     serial = sorted(t for r in S.run_units(units) for t in r.tours)
