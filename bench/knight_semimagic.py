@@ -191,6 +191,7 @@ def report(args):
     symmetric = len(symmetric_classes)
     s = r.summary
     copied = sum(1 for rec in done.values() if rec.get("copied_from"))
+    late = sum(1 for rec in done.values() if rec.get("late"))
     Path(args.classes).write_text("".join(" ".join(map(str, grid_of(c))) + "\n" for c in every), encoding="utf-8")
     e = r.sample
     rate = r.nodes / r.work_seconds if r.work_seconds else 0.0
@@ -202,7 +203,9 @@ def report(args):
     lines = [BEGIN, "", "## Every semi-magic tour (conditions 1-4): the campaign", "",
              f"Machine: {_machine()} when this report was made (a shared machine: the node rate below is what the "
              "campaign's runs saw). Command: `labyrinth knight magic --all --db "
-             "out/knight_semimagic.db --sample 300 --seed 1 --jobs 2` (resumed with `--resume`); this section by "
+             "out/knight_semimagic.db --sample 300 --seed 1 --jobs 2` (resumed with `--resume`"
+             + (f"; {late} more units drawn at random once the run in plan order had begun, with `--resume --sample K "
+                "--seed S`" if late else "") + "); this section by "
              "`python bench/knight_semimagic.py report`.", "",
              f"Status: {finished}. Unit time so far {r.work_seconds / 3600:.2f} h ({r.nodes:,} nodes, "
              f"{rate / 1e6:.1f} M nodes/s per process, {3600 * r.units_done / max(r.work_seconds, 1e-9):.0f} units "
