@@ -226,7 +226,8 @@ def report(args):
              f"| closed classes | {s['closed_classes']} | 63 |",
              f"| open classes | {s['open_classes']} | 77 |",
              f"| figures (geometry classes) | {geometry} ({closed_geometry} closed) | 108 (31 closed) |",
-             f"| the puzzle author's way of counting | {S.scheme_count(s['classes'])} | his 158 |",
+             f"| the puzzle author's way of counting | {S.scheme_count(s['classes'])} ({len(s['classes'])} classes + "
+             f"{S.scheme_count(s['classes']) - len(s['classes'])} with both ends in one orbit) | his 158 |",
              f"| diagonal sums nearest 260 | {', '.join(f'{a} and {b}' for a, b in s['best_diagonals'][:2])} "
              "| none both 260 |", ""]
     if others:

@@ -375,21 +375,36 @@ def test_cli_bad_campaign_input(argv, capsys, tmp_path):
     assert status == 2 and err.count("\n") == 1 and "Traceback" not in err
 
 
-def test_scheme_count_follows_the_start_fields_and_orbit_sizes():
-    """The puzzle author's count: 1 per class, 2 when the lower start field is on a diagonal or both ends share one."""
-    rng = random.Random(5)
-    field = {c: next(f for f in S.START_FIELDS if f in {p[c] for p in S._symmetries()}) for c in range(64)}
+def _replayed_scheme(cells):
+    """The puzzle author's search replayed literally on one class: start fields, allowed ends, one opening of each
+    pair of openings that are images of each other (first 10 moves), then every tour found."""
+    syms = S._symmetries()
+    field = {c: next(f for f in S.START_FIELDS if f in {p[c] for p in syms}) for c in range(64)}
     rank = {f: i for i, f in enumerate(S.START_FIELDS)}
-    size = {c: len({p[c] for p in S._symmetries()}) for c in range(64)}
-    seen = set()
-    for t in [BEV, FIG2] + [_random_tour(rng) for _ in range(60)]:
-        fs, fe = field[t[0]], field[t[-1]]
-        low = fs if rank[fs] <= rank[fe] else fe
-        want = (8 // size[low]) * (2 if fs == fe else 1)
-        assert S.scheme_count([t]) == S.scheme_count([canonical(t)]) == want
+    found = [t for t in orbit(cells) if t[0] in rank and rank[field[t[-1]]] >= rank[t[0]]]
+    kept = set()
+    for opening in sorted({t[:11] for t in found}):
+        if not any(tuple(p[c] for c in opening) in kept for p in syms):
+            kept.add(opening)
+    return sum(1 for t in found if t[:11] in kept)
+
+
+def test_scheme_count_replays_the_authors_search():
+    """The puzzle author's count: 1 a class, 2 when both ends lie in one orbit; a diagonal start field adds nothing."""
+    rng = random.Random(5)
+    syms = S._symmetries()
+    field = {c: next(f for f in S.START_FIELDS if f in {p[c] for p in syms}) for c in range(64)}
+    seen, diagonal = set(), 0
+    tours = [BEV, FIG2] + [_random_tour(rng) for _ in range(60)]
+    for t in tours:
+        reversing = any(tuple(p[c] for c in t[::-1]) == tuple(t) for p in syms)
+        want = 2 if field[t[0]] == field[t[-1]] and not reversing else 1
+        assert S.scheme_count([t]) == S.scheme_count([canonical(t)]) == _replayed_scheme(t) == want
         seen.add(want)
-    assert {1, 2} <= seen
-    assert S.scheme_count([BEV, FIG2]) == S.scheme_count([BEV]) + S.scheme_count([FIG2])
+        diagonal += min(field[t[0]], field[t[-1]], key=S.START_FIELDS.index) in (0, 9, 18, 27)
+    assert seen == {1, 2} and diagonal
+    assert S.scheme_count(tours[:3]) == sum(S.scheme_count([t]) for t in tours[:3])
+    assert S.scheme_count([BEV], order=S.START_FIELDS[::-1]) == S.scheme_count([BEV])
 
 
 def test_json_of_a_result_gives_the_numbered_grids():

@@ -399,21 +399,23 @@ def _diagonal_pair(cells):
 #: the puzzle author's start fields in the order he lists them (A1, B1, B2, C1, C2, C3, D1, D2, D3, D4): one cell
 #: per orbit of the board's symmetries
 START_FIELDS = (0, 1, 9, 2, 10, 18, 3, 11, 19, 27)
-#: the same fields by rows (A1, B1, C1, D1, B2, C2, D2, C3, D3, D4): the other order his figure could give them
-START_FIELDS_BY_ROWS = (0, 1, 2, 3, 9, 10, 11, 18, 19, 27)
 
 
 def scheme_count(classes, order=START_FIELDS):
     """How many tours of ``classes`` the puzzle author's search reports: his count of "different" tours.
 
-    His search (the puzzle page, "acceleration by symmetry") starts only on
-    the 10 start fields and, from a start field, allows only ends whose field
-    (the start field of the end's orbit) comes no earlier in ``order``, to
-    skip the reversed tours; it reports every tour it finds. A class is then
-    reported once, except that a start field on a diagonal of the board (A1,
-    B2, C3, D4: 4 cells to its orbit, not 8) starts two of the class's tours
-    (a tour and its mirror image in that diagonal), and a tour whose ends
-    share a field is found in both directions: 2 or 4 times.
+    His search (the puzzle page, "acceleration by symmetry" and "by
+    parallelization") starts only on the 10 start fields; from a start field
+    it allows only ends whose field (the start field of the end's orbit)
+    comes no earlier in ``order``, to skip the reversed tours; of the
+    openings (first 10 moves) that are images of each other it keeps one;
+    it reports every tour it finds. A class is then reported once, or twice
+    when its two ends lie in one orbit: the tour and the image of its
+    reversal both start on that start field, and their openings are not
+    images of each other. A diagonal start field (A1, B2, C3, D4) starts two
+    of a class's tours, a tour and its mirror image in that diagonal, but
+    their openings are mirror images too, so one of them is never searched.
+    The count does not depend on ``order``.
     """
     field = {}
     for c in range(SIZE):
@@ -421,8 +423,7 @@ def scheme_count(classes, order=START_FIELDS):
     rank = {f: i for i, f in enumerate(order)}
     count = 0
     for cls in classes:
-        for t in orbit(cls):
-            s, e = t[0], t[-1]
-            if s in rank and rank[field[e]] >= rank[s]:
-                count += 1
+        found = [t for t in orbit(cls) if t[0] in rank and rank[field[t[-1]]] >= rank[t[0]]]
+        # a tour and its image under a symmetry that keeps the start field: one opening of the two is searched
+        count += len({min(tuple(p[c] for c in t) for p in _symmetries() if p[t[0]] == t[0]) for t in found})
     return count
