@@ -187,12 +187,19 @@ def plan_units(conditions=Conditions(), depth=DEPTH, scope=None):
     each end (no symmetry is used then). A part of the work that can be
     handed out on its own, and the small plans of the tests.
     """
+    scope = scope.name if isinstance(scope, Unit) else scope
+    return list(_plan(conditions, depth, scope))
+
+
+@lru_cache(maxsize=8)
+def _plan(conditions, depth, scope):
+    """:func:`plan_units` as a tuple, kept: a status or a report asks for the same plan more than once (~0.3 s)."""
     if scope is not None:
-        scope = parse_unit(scope) if isinstance(scope, str) else scope
+        scope = parse_unit(scope)
         if not _closes_ok(scope, conditions):
-            return []
-        return [Unit(pre, suf) for pre in _walks(scope.prefix, depth, set(scope.suffix))
-                for suf in _walks(scope.suffix, depth, set(pre))]
+            return ()
+        return tuple(Unit(pre, suf) for pre in _walks(scope.prefix, depth, set(scope.suffix))
+                     for suf in _walks(scope.suffix, depth, set(pre)))
     units = []
     for s, e in pair_orbits(conditions.needs_closed):
         stab = [(p, rev) for pair, p, rev in _images(s, e) if pair == (s, e)]
@@ -202,7 +209,7 @@ def plan_units(conditions=Conditions(), depth=DEPTH, scope=None):
                           else (tuple(p[c] for c in pre), tuple(p[c] for c in suf)) for p, rev in stab]
                 if min(images) == (pre, suf):
                     units.append(Unit(pre, suf))
-    return units
+    return tuple(units)
 
 
 def _closes_ok(unit, conditions):
