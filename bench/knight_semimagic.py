@@ -147,6 +147,20 @@ def _pairs_sentence(done, plan, r):
             f"of the sampled units hold {_tail(done):.0%} of their time, so a few hundred sampled units can read low.")
 
 
+def _same_orbit_sentence(done, plan, s):
+    """Where the classes with both ends in one orbit stand: the puzzle author's count of 158 hinges on them."""
+    pairs = set(S.same_orbit_pairs())
+    units = [u for u in plan if u.split()[0] in pairs]
+    left = sum(1 for u in units if u not in done)
+    k = S.scheme_count(s["classes"]) - len(s["classes"])
+    text = (f"Classes with both ends in one orbit (his search finds each twice, see docs/knight.md, *Counting 158*): "
+            f"{k} so far; their {len(pairs)} pairs of end cells: {len(units) - left} of {len(units)} units done.")
+    if not left:
+        text += (f" Those pairs are complete, so {k} is all of them: with the literature's 140 classes his way of "
+                 f"counting gives 140 + {k} = {140 + k}, against his 158.")
+    return text
+
+
 def _late(e):
     """How many of the units behind the time to go were drawn after the run in plan order began."""
     n = e.get("late_units", 0)
@@ -178,6 +192,7 @@ def status(args):
     print(f"so far: {len(s['classes'])} classes, {s['tours']} tours, {s['closed_classes']} closed, "
           f"{s['open_classes']} open; scheme count {S.scheme_count(s['classes'])}; diagonals nearest 260: "
           f"{s['best_diagonals']}")
+    print(_same_orbit_sentence(done, plan, s))
     with Store(args.db, create=False) as store:
         for row, other in _others(store):
             print(_other_line(row, other))
@@ -192,6 +207,7 @@ def report(args):
     s = r.summary
     copied = sum(1 for rec in done.values() if rec.get("copied_from"))
     late = sum(1 for rec in done.values() if rec.get("late"))
+    ahead = sorted({u.split()[0] for u, rec in done.items() if rec.get("ahead")})
     Path(args.classes).write_text("".join(" ".join(map(str, grid_of(c))) + "\n" for c in every), encoding="utf-8")
     e = r.sample
     rate = r.nodes / r.work_seconds if r.work_seconds else 0.0
@@ -205,7 +221,10 @@ def report(args):
              "campaign's runs saw). Command: `labyrinth knight magic --all --db "
              "out/knight_semimagic.db --sample 300 --seed 1 --jobs 2` (resumed with `--resume`"
              + (f"; {late} more units drawn at random once the run in plan order had begun, with `--resume --sample K "
-                "--seed S`" if late else "") + "); this section by "
+                "--seed S`" if late else "")
+             + (f"; the units of {len(ahead)} pairs of end cells run before the rest, with `--resume --first "
+                + ("same-orbit` (the pairs whose ends lie in one orbit)" if set(ahead) <= set(S.same_orbit_pairs())
+                   else ",".join(ahead) + "`") if ahead else "") + "); this section by "
              "`python bench/knight_semimagic.py report`.", "",
              f"Status: {finished}. Unit time so far {r.work_seconds / 3600:.2f} h ({r.nodes:,} nodes, "
              f"{rate / 1e6:.1f} M nodes/s per process, {3600 * r.units_done / max(r.work_seconds, 1e-9):.0f} units "
@@ -217,7 +236,8 @@ def report(args):
              f"{_pct(times, 0.9):.1f} s, 99th {_pct(times, 0.99):.1f} s, longest {times[-1] if times else 0:.1f} s."
              + (f" Still to go, estimated now: {e['to_go_hours']} h +- {e['to_go_plus_minus']} h of unit time for the "
                 f"{r.units_total - r.units_done} units left (from the {e['to_go_units']} sampled units past the units "
-                f"run in plan order, which are a block at its head, not a random part{_late(e)}), so "
+                f"run in plan order, which are a block at its head, not a random part"
+                f"{' (the pairs run first: a part of their own, with its own block)' if ahead else ''}{_late(e)}), so "
                 f"{e['expected_hours']} h in all." if "to_go_hours" in e and not r.complete else "")
              + _pairs_sentence(done, plan, r),
              "", "| | found | literature (2003) |", "|---|---|---|",
@@ -229,7 +249,7 @@ def report(args):
              f"| the puzzle author's way of counting | {S.scheme_count(s['classes'])} ({len(s['classes'])} classes + "
              f"{S.scheme_count(s['classes']) - len(s['classes'])} with both ends in one orbit) | his 158 |",
              f"| diagonal sums nearest 260 | {', '.join(f'{a} and {b}' for a, b in s['best_diagonals'][:2])} "
-             "| none both 260 |", ""]
+             "| none both 260 |", "", _same_orbit_sentence(done, plan, s), ""]
     if others:
         lines += ["The other campaigns in the store (their units are the same searches as the whole enumeration's "
                   "when only the plan differs, and are not searched twice):", ""]

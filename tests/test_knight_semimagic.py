@@ -321,6 +321,36 @@ def test_estimate_from_a_random_sample(tmp_path):
         assert again["to_go_units"] == len(past) and again["late_units"] == len(late & set(past)) == 3
 
 
+def test_estimate_keeps_the_pairs_run_ahead_apart():
+    """Pairs run ahead of the plan are a part with its own block; the two parts' times to go add."""
+    plan = ["a u0", "a u1", "a u2", "b u3", "b u4", "b u5"]
+    done = {"a u1": {"seconds": 20.0, "sample": True}, "b u5": {"seconds": 4.0, "sample": True},
+            "b u3": {"seconds": 1.0, "ahead": True}}
+    e = estimate(done, 6, plan=plan)
+    # part b (ahead): block at b u3, b u4 left, b u5 speaks for it; part a: no block, a u0 and a u2 left, a u1 speaks
+    assert e["to_go_units"] == 2 and e["to_go_hours"] == round((4.0 + 2 * 20.0) / 3600, 2)
+    plain = estimate({u: {k: v for k, v in r.items() if k != "ahead"} for u, r in done.items()}, 6, plan=plan)
+    assert plain["to_go_units"] == 1  # read as units in plan order, the block would hide a u1
+    # a part with units left and no sampled unit past its block: every sampled unit speaks for it
+    e = estimate(done | {"b u4": {"seconds": 2.0, "ahead": True}}, 6, plan=plan)
+    assert e["to_go_hours"] == round(2 * 20.0 / 3600, 2)
+
+
+def test_pairs_run_first(tmp_path):
+    """``--first``: the pair's units right after the sample, in plan order, marked ahead; a pair not in the plan is refused."""
+    closed = Conditions(closed=True)
+    plan = [u.name for u in S.plan_units(closed)]
+    pair = "c3-e4"  # not the plan's first pair; its first unit is over in a moment
+    assert plan[0].split()[0] != pair and S.same_orbit_pairs(closed=True) == ("d3-f4",)
+    with Store(tmp_path / "f.db") as store:
+        with pytest.raises(LabyrinthError, match="not a pair"):
+            run_campaign(store, closed, first=["c3-e5"], max_units=1)
+        assert not store.campaigns()  # refused before a campaign was opened
+        result, _ = run_campaign(store, closed, first=[pair], max_units=1)
+        done = store.done_units(result.campaign)
+        assert list(done) == [next(u for u in plan if u.startswith(pair + " "))] and done[list(done)[0]]["ahead"]
+
+
 def test_status_estimates_the_time_to_go_two_ways(tmp_path):
     """``bench/knight_semimagic.py status``: on a plan of one pair of end cells the pair-by-pair estimate is the plain one."""
     import re

@@ -56,6 +56,8 @@ LEFT_OUT = {
     "labyrinth knight magic --all --db out/m.db --jobs 2 --resume --sample 2000 --seed 2":
         "about an hour of unit time, then the whole enumeration; tests/test_knight_semimagic.py draws a late sample "
         "on a small campaign",
+    "labyrinth knight magic --all --db out/m.db --jobs 2 --resume --first same-orbit":
+        "hours (the 22 pairs, then the whole enumeration); tests/test_knight_semimagic.py runs a pair first",
     "labyrinth knight magic --backend cpsat --time-limit 60":
         "a minute, then exit 3 (CP-SAT finds nothing on 8x8); tests/test_knight_magic.py checks the model on small boards",
 }

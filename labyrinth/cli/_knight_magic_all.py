@@ -28,6 +28,10 @@ def add_campaign_options(p):
     g.add_argument("--sample", type=positive_int(10 ** 6, zero=True), default=0, metavar="K",
                    help="run K units of a random sample (--seed) first: the estimate of the total time (on "
                         "--resume, with another seed: more sample, for the time to go)")
+    g.add_argument("--first", metavar="PAIRS",
+                   help="run these pairs of end cells right after the sample, before the rest: 'c2-f2,d3-f4' or "
+                        "'same-orbit' (the pairs whose ends lie in one orbit: the classes the puzzle author's count "
+                        "of 158 hinges on)")
     g.add_argument("--scope", metavar="UNIT",
                    help="only the tours beginning and ending like this unit name, e.g. 'a1-h1 b3.c5 g3.e4' "
                         "(1 on a1, 2 on b3..., 64 on h1, 63 on g3...): a part of the work on its own")
@@ -47,12 +51,15 @@ def _check(args):
 
 def run_all(args, cond, tour_text):
     """Run the campaign of ``cond``; print the classes found and the counts; the exit status."""
-    from labyrinth.puzzles.knight.semimagic import DEPTH, parse_unit
+    from labyrinth.puzzles.knight.semimagic import DEPTH, parse_unit, same_orbit_pairs
     from verify.semimagic_campaign import run_campaign
     from verify.store import Store
 
     _check(args)
     scope = None if args.scope is None else parse_unit(args.scope, source="--scope").name
+    first = [w.strip() for w in (args.first or "").split(",") if w.strip()]
+    if first == ["same-orbit"]:
+        first = same_orbit_pairs(cond.needs_closed)
     bar = []
 
     def progress(done, total, _res):
@@ -66,7 +73,7 @@ def run_all(args, cond, tour_text):
                 store, cond, depth=args.depth or DEPTH, scope=scope, jobs=args.jobs, executor=args.executor,
                 address=args.address,
                 time_limit=args.time_limit, resume=args.resume, new=args.new, sample=args.sample,
-                seed=args.seed or 0, max_units=args.max_units, progress=progress,
+                seed=args.seed or 0, first=first, max_units=args.max_units, progress=progress,
                 on_stop=lambda: note("labyrinth: stopping when the units running now are stored "
                                      "(Ctrl-C again to stop at once)"))
     except CampaignExists as err:

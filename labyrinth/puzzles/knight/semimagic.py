@@ -55,6 +55,7 @@ __all__ = [
     "plan_units",
     "run_unit",
     "run_units",
+    "same_orbit_pairs",
     "scheme_count",
     "summarize",
 ]
@@ -165,6 +166,21 @@ def pair_orbits(closed=False):
             if _colour(s) != _colour(e) and (not closed or _knight(s, e)):
                 reps.add(min(pair for pair, _, _ in _images(s, e)))
     return tuple(sorted(reps))
+
+
+def same_orbit_pairs(closed=False):
+    """The pairs of the plan (``"c2-f2"``: cells of 1 and 64) whose two ends lie in one orbit of the board.
+
+    A class with such ends is the one the puzzle author's search finds twice
+    (:func:`scheme_count`); run first (``--first same-orbit``), they say how
+    many there are long before the whole enumeration ends.
+
+    >>> len(same_orbit_pairs()), same_orbit_pairs()[:3]
+    (22, ('a1-h1', 'b1-g1', 'b1-h2'))
+    """
+    syms = _symmetries()
+    return tuple(f"{cell_name(s)}-{cell_name(e)}" for s, e in pair_orbits(closed)
+                 if min(p[s] for p in syms) == min(p[e] for p in syms))
 
 
 def _knight(a, b):
