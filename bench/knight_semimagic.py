@@ -147,12 +147,11 @@ def _pairs_sentence(done, plan, r):
             f"of the sampled units hold {_tail(done):.0%} of their time, so a few hundred sampled units can read low.")
 
 
-def _same_orbit_sentence(done, plan, s):
-    """Where the classes with both ends in one orbit stand: the puzzle author's count of 158 hinges on them."""
+def _same_orbit_sentence(done, plan, k):
+    """Where the ``k`` classes with both ends in one orbit stand: the puzzle author's count of 158 hinges on them."""
     pairs = set(S.same_orbit_pairs())
     units = [u for u in plan if u.split()[0] in pairs]
     left = sum(1 for u in units if u not in done)
-    k = S.scheme_count(s["classes"]) - len(s["classes"])
     text = (f"Classes with both ends in one orbit (his search finds each twice, see docs/knight.md, *Counting 158*): "
             f"{k} so far; their {len(pairs)} pairs of end cells: {len(units) - left} of {len(units)} units done.")
     if not left:
@@ -189,10 +188,10 @@ def status(args):
             print(f"to go, pair by pair: {pairs[0]} h (each pair of end cells from its own sampled units; "
                   f"{pairs[2]} pairs unsampled); the slowest 1% of the sampled units hold {_tail(done):.0%} of their time")
     s = r.summary
+    counted = S.scheme_count(s["classes"])
     print(f"so far: {len(s['classes'])} classes, {s['tours']} tours, {s['closed_classes']} closed, "
-          f"{s['open_classes']} open; scheme count {S.scheme_count(s['classes'])}; diagonals nearest 260: "
-          f"{s['best_diagonals']}")
-    print(_same_orbit_sentence(done, plan, s))
+          f"{s['open_classes']} open; scheme count {counted}; diagonals nearest 260: {s['best_diagonals']}")
+    print(_same_orbit_sentence(done, plan, counted - len(s["classes"])))
     with Store(args.db, create=False) as store:
         for row, other in _others(store):
             print(_other_line(row, other))
@@ -205,6 +204,7 @@ def report(args):
     every, symmetric_classes = _every_class_found([r] + [o for _, o in others])
     symmetric = len(symmetric_classes)
     s = r.summary
+    counted = S.scheme_count(s["classes"])
     copied = sum(1 for rec in done.values() if rec.get("copied_from"))
     late = sum(1 for rec in done.values() if rec.get("late"))
     ahead = sorted({u.split()[0] for u, rec in done.items() if rec.get("ahead")})
@@ -246,10 +246,10 @@ def report(args):
              f"| closed classes | {s['closed_classes']} | 63 |",
              f"| open classes | {s['open_classes']} | 77 |",
              f"| figures (geometry classes) | {geometry} ({closed_geometry} closed) | 108 (31 closed) |",
-             f"| the puzzle author's way of counting | {S.scheme_count(s['classes'])} ({len(s['classes'])} classes + "
-             f"{S.scheme_count(s['classes']) - len(s['classes'])} with both ends in one orbit) | his 158 |",
+             f"| the puzzle author's way of counting | {counted} ({len(s['classes'])} classes + "
+             f"{counted - len(s['classes'])} with both ends in one orbit) | his 158 |",
              f"| diagonal sums nearest 260 | {', '.join(f'{a} and {b}' for a, b in s['best_diagonals'][:2])} "
-             "| none both 260 |", "", _same_orbit_sentence(done, plan, s), ""]
+             "| none both 260 |", "", _same_orbit_sentence(done, plan, counted - len(s["classes"])), ""]
     if others:
         lines += ["The other campaigns in the store (their units are the same searches as the whole enumeration's "
                   "when only the plan differs, and are not searched twice):", ""]
