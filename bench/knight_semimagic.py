@@ -32,7 +32,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 from labyrinth.puzzles.knight import _magic_search as OS  # noqa: E402
 from labyrinth.puzzles.knight import semimagic as S  # noqa: E402
 from labyrinth.puzzles.knight._magic_common import Conditions, canonical, geometry_key, grid_of, is_closed  # noqa: E402
-from verify.semimagic_campaign import KIND, stored_results  # noqa: E402
+from verify.semimagic_campaign import KIND, stored_results, unit_pair  # noqa: E402
 from verify.store import Store  # noqa: E402
 
 BEGIN, END = "<!-- semimagic:begin -->", "<!-- semimagic:end -->"
@@ -120,10 +120,10 @@ def _by_pair(done, plan):
     left, sampled = defaultdict(int), defaultdict(list)
     for u in plan:
         if u not in done:
-            left[u.split()[0]] += 1
+            left[unit_pair(u)] += 1
     for u, rec in done.items():
-        if rec.get("sample") and left.get(u.split()[0]):
-            sampled[u.split()[0]].append(float(rec["seconds"]))
+        if rec.get("sample") and left.get(unit_pair(u)):
+            sampled[unit_pair(u)].append(float(rec["seconds"]))
     every = [t for ts in sampled.values() for t in ts]
     if not every:
         return None
@@ -150,7 +150,7 @@ def _pairs_sentence(done, plan, r):
 def _same_orbit_sentence(done, plan, k):
     """Where the ``k`` classes with both ends in one orbit stand: the puzzle author's count of 158 hinges on them."""
     pairs = set(S.same_orbit_pairs())
-    units = [u for u in plan if u.split()[0] in pairs]
+    units = [u for u in plan if unit_pair(u) in pairs]
     left = sum(1 for u in units if u not in done)
     text = (f"Classes with both ends in one orbit (his search finds each twice, see docs/knight.md, *Counting 158*): "
             f"{k} so far; their {len(pairs)} pairs of end cells: {len(units) - left} of {len(units)} units done.")
@@ -207,7 +207,7 @@ def report(args):
     counted = S.scheme_count(s["classes"])
     copied = sum(1 for rec in done.values() if rec.get("copied_from"))
     late = sum(1 for rec in done.values() if rec.get("late"))
-    ahead = sorted({u.split()[0] for u, rec in done.items() if rec.get("ahead")})
+    ahead = sorted({unit_pair(u) for u, rec in done.items() if rec.get("ahead")})
     Path(args.classes).write_text("".join(" ".join(map(str, grid_of(c))) + "\n" for c in every), encoding="utf-8")
     e = r.sample
     rate = r.nodes / r.work_seconds if r.work_seconds else 0.0

@@ -34,7 +34,7 @@ from labyrinth.errors import CampaignExists, LabyrinthError
 from labyrinth.puzzles.knight._magic_common import Conditions, check_magic
 from labyrinth.puzzles.knight.semimagic import DEPTH, parse_unit, plan_units, run_unit, summarize
 
-__all__ = ["KIND", "CampaignResult", "estimate", "open_campaign", "run_campaign", "stored_results"]
+__all__ = ["KIND", "CampaignResult", "estimate", "open_campaign", "run_campaign", "stored_results", "unit_pair"]
 
 #: the campaign kind in the store
 KIND = "knight-semimagic"
@@ -195,8 +195,8 @@ def estimate(done, total, plan=None, elsewhere=frozenset()):
                 "plus_minus": round(err * total / 3600, 2)}
     if plan is not None and any(r.get("sample") for r in done.values()):
         work = sum(float(r.get("seconds", 0.0)) for r in done.values())
-        ahead = {_pair(u) for u, r in done.items() if r.get("ahead")}
-        parts = [_to_go([u for u in plan if (_pair(u) in ahead) == first], done, elsewhere) for first in (True, False)]
+        ahead = {unit_pair(u) for u, r in done.items() if r.get("ahead")}
+        parts = [_to_go([u for u in plan if (unit_pair(u) in ahead) == first], done, elsewhere) for first in (True, False)]
         left = sum(n for n, _ in parts)
         pooled = [x for _, past in parts for x in past]
         if left and pooled:
@@ -305,9 +305,9 @@ def run_campaign(store, conditions=Conditions(), *, depth=DEPTH, scope=None, job
     drawn = random.Random(seed).sample(units, min(sample, len(units))) if sample else []
     late = any(not r.get("sample") and not r.get("copied_from") for r in done.values())  # the run in order began
     picked = set(drawn)
-    ahead = [u for u in units if u not in picked and _pair(u) in first]
+    ahead = [u for u in units if u not in picked and unit_pair(u) in first]
     # the sample in its random order (any part of it is random), then the pairs asked for first, then the rest
-    order = drawn + ahead + [u for u in units if u not in picked and _pair(u) not in first]
+    order = drawn + ahead + [u for u in units if u not in picked and unit_pair(u) not in first]
     deadline = None if time_limit is None else time.time() + time_limit
     tasks = [(_unit_task, (u, conditions.needs_closed, conditions.diagonals, deadline, u in picked), u)
              for u in order if u not in done]
@@ -331,7 +331,7 @@ def run_campaign(store, conditions=Conditions(), *, depth=DEPTH, scope=None, job
             rec["sample"] = True
             if late:
                 rec["late"] = True
-        elif _pair(name) in first:
+        elif unit_pair(name) in first:
             rec["ahead"] = True
         store.record_unit(campaign, name, [], rec, elapsed=prior + time.perf_counter() - t0, owner=claims.owner)
         done[name] = rec
@@ -362,14 +362,18 @@ def run_campaign(store, conditions=Conditions(), *, depth=DEPTH, scope=None, job
     return result, bool(stopped) or (max_units is not None and not result.complete)
 
 
-def _pair(unit):
-    """A unit's pair of end cells (``"c2-f2"``): the first word of its name."""
+def unit_pair(unit):
+    """A unit's pair of end cells (``"c2-f2"``): the first word of its name.
+
+    >>> unit_pair("a1-b1 b3.a5 a3.b5")
+    'a1-b1'
+    """
     return unit.split()[0]
 
 
 def _pairs_of(units, first):
     """``first`` as a set of the plan's pairs; a pair the plan does not have is bad input."""
-    pairs = {_pair(u) for u in units}
+    pairs = {unit_pair(u) for u in units}
     first = set(first)
     for pair in sorted(first):
         if pair not in pairs:
