@@ -197,6 +197,15 @@ def status(args):
             print(_other_line(row, other))
 
 
+def _ahead_sentence(ahead):
+    """How the pairs run first (``--first``) are named in the report's command line."""
+    orbit = S.same_orbit_pairs()
+    if set(ahead) <= set(orbit):
+        return (f"; the units left in {len(ahead)} of the {len(orbit)} pairs of end cells whose ends lie in one orbit "
+                "run before the rest, with `--resume --first same-orbit` (the others had none left)")
+    return f"; the units of {len(ahead)} pairs of end cells run before the rest, with `--resume --first {','.join(ahead)}`"
+
+
 def report(args):
     with Store(args.db, create=False) as store:
         row, r, done, times, plan = _stats(store)
@@ -222,9 +231,7 @@ def report(args):
              "out/knight_semimagic.db --sample 300 --seed 1 --jobs 2` (resumed with `--resume`"
              + (f"; {late} more units drawn at random once the run in plan order had begun, with `--resume --sample K "
                 "--seed S`" if late else "")
-             + (f"; the units of {len(ahead)} pairs of end cells run before the rest, with `--resume --first "
-                + ("same-orbit` (the pairs whose ends lie in one orbit)" if set(ahead) <= set(S.same_orbit_pairs())
-                   else ",".join(ahead) + "`") if ahead else "") + "); this section by "
+             + (_ahead_sentence(ahead) if ahead else "") + "); this section by "
              "`python bench/knight_semimagic.py report`.", "",
              f"Status: {finished}. Unit time so far {r.work_seconds / 3600:.2f} h ({r.nodes:,} nodes, "
              f"{rate / 1e6:.1f} M nodes/s per process, {3600 * r.units_done / max(r.work_seconds, 1e-9):.0f} units "
