@@ -31,8 +31,9 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 from labyrinth.puzzles.knight import _magic_search as OS  # noqa: E402
 from labyrinth.puzzles.knight import semimagic as S  # noqa: E402
+from labyrinth.puzzles.knight.semimagic import unit_pair  # noqa: E402
 from labyrinth.puzzles.knight._magic_common import Conditions, canonical, geometry_key, grid_of, is_closed  # noqa: E402
-from verify.semimagic_campaign import KIND, stored_results, unit_pair  # noqa: E402
+from verify.semimagic_campaign import KIND, stored_results  # noqa: E402
 from verify.store import Store  # noqa: E402
 
 BEGIN, END = "<!-- semimagic:begin -->", "<!-- semimagic:end -->"
@@ -122,8 +123,8 @@ def _by_pair(done, plan):
         if u not in done:
             left[unit_pair(u)] += 1
     for u, rec in done.items():
-        if rec.get("sample") and left.get(unit_pair(u)):
-            sampled[unit_pair(u)].append(float(rec["seconds"]))
+        if rec.get("sample") and left.get(pair := unit_pair(u)):
+            sampled[pair].append(float(rec["seconds"]))
     every = [t for ts in sampled.values() for t in ts]
     if not every:
         return None
@@ -214,6 +215,7 @@ def report(args):
     symmetric = len(symmetric_classes)
     s = r.summary
     counted = S.scheme_count(s["classes"])
+    twice = counted - len(s["classes"])  # the classes with both ends in one orbit
     copied = sum(1 for rec in done.values() if rec.get("copied_from"))
     late = sum(1 for rec in done.values() if rec.get("late"))
     ahead = sorted({unit_pair(u) for u, rec in done.items() if rec.get("ahead")})
@@ -254,9 +256,9 @@ def report(args):
              f"| open classes | {s['open_classes']} | 77 |",
              f"| figures (geometry classes) | {geometry} ({closed_geometry} closed) | 108 (31 closed) |",
              f"| the puzzle author's way of counting | {counted} ({len(s['classes'])} classes + "
-             f"{counted - len(s['classes'])} with both ends in one orbit) | his 158 |",
+             f"{twice} with both ends in one orbit) | his 158 |",
              f"| diagonal sums nearest 260 | {', '.join(f'{a} and {b}' for a, b in s['best_diagonals'][:2])} "
-             "| none both 260 |", "", _same_orbit_sentence(done, plan, counted - len(s["classes"])), ""]
+             "| none both 260 |", "", _same_orbit_sentence(done, plan, twice), ""]
     if others:
         lines += ["The other campaigns in the store (their units are the same searches as the whole enumeration's "
                   "when only the plan differs, and are not searched twice):", ""]

@@ -32,9 +32,9 @@ import time
 
 from labyrinth.errors import CampaignExists, LabyrinthError
 from labyrinth.puzzles.knight._magic_common import Conditions, check_magic
-from labyrinth.puzzles.knight.semimagic import DEPTH, parse_unit, plan_units, run_unit, summarize
+from labyrinth.puzzles.knight.semimagic import DEPTH, parse_unit, plan_units, run_unit, summarize, unit_pair
 
-__all__ = ["KIND", "CampaignResult", "estimate", "open_campaign", "run_campaign", "stored_results", "unit_pair"]
+__all__ = ["KIND", "CampaignResult", "estimate", "open_campaign", "run_campaign", "stored_results"]
 
 #: the campaign kind in the store
 KIND = "knight-semimagic"
@@ -360,15 +360,6 @@ def run_campaign(store, conditions=Conditions(), *, depth=DEPTH, scope=None, job
     if result.complete:
         store.finish_campaign(campaign, {k: v for k, v in result.to_json().items() if k != "grids"})
     return result, bool(stopped) or (max_units is not None and not result.complete)
-
-
-def unit_pair(unit):
-    """A unit's pair of end cells (``"c2-f2"``): the first word of its name.
-
-    >>> unit_pair("a1-b1 b3.a5 a3.b5")
-    'a1-b1'
-    """
-    return unit.split()[0]
 
 
 def _pairs_of(units, first):

@@ -58,6 +58,7 @@ __all__ = [
     "same_orbit_pairs",
     "scheme_count",
     "summarize",
+    "unit_pair",
 ]
 
 #: moves at each end that make a unit's name (75 735 units for conditions 1-4, 11 659 of them closed)
@@ -95,6 +96,17 @@ class Unit:
     def name(self):
         head = f"{cell_name(self.prefix[0])}-{cell_name(self.suffix[0])}"
         return " ".join([head] + [".".join(map(cell_name, w[1:])) or "-" for w in (self.prefix, self.suffix)])
+
+
+def unit_pair(name):
+    """A unit's pair of end cells (``"a1-h1"``: cells of 1 and 64), read from its name without checking it.
+
+    Cheap where :func:`parse_unit` is not: campaigns group the 75 735 unit names by pair.
+
+    >>> unit_pair("a1-b1 b3.a5 a3.b5")
+    'a1-b1'
+    """
+    return name.split()[0]
 
 
 def parse_unit(text, source="unit"):
