@@ -148,16 +148,21 @@ def _pairs_sentence(done, plan, r):
             f"of the sampled units hold {_tail(done):.0%} of their time, so a few hundred sampled units can read low.")
 
 
-def _same_orbit_sentence(done, plan, k):
-    """Where the ``k`` classes with both ends in one orbit stand: the puzzle author's count of 158 hinges on them."""
+def _same_orbit_sentence(done, plan, k, found=None):
+    """Where the ``k`` classes with both ends in one orbit stand: the puzzle author's count of 158 hinges on them.
+
+    ``found`` is the number of classes when the whole enumeration is complete (None before).
+    """
     pairs = set(S.same_orbit_pairs())
     units = [u for u in plan if unit_pair(u) in pairs]
     left = sum(1 for u in units if u not in done)
     text = (f"Classes with both ends in one orbit (his search finds each twice, see docs/knight.md, *Counting 158*): "
-            f"{k} so far; their {len(pairs)} pairs of end cells: {len(units) - left} of {len(units)} units done.")
+            f"{k}{' so far' if found is None else ''}; their {len(pairs)} pairs of end cells: "
+            f"{len(units) - left} of {len(units)} units done.")
     if not left:
-        text += (f" Those pairs are complete, so {k} is all of them: with the literature's 140 classes his way of "
-                 f"counting gives 140 + {k} = {140 + k}, against his 158.")
+        n, whose = (140, "the literature's 140 classes") if found is None else (found, f"the {found} classes found")
+        text += (f" Those pairs are complete, so {k} is all of them: with {whose} his way of counting gives "
+                 f"{n} + {k} = {n + k}, against his 158.")
     return text
 
 
@@ -190,9 +195,10 @@ def status(args):
                   f"{pairs[2]} pairs unsampled); the slowest 1% of the sampled units hold {_tail(done):.0%} of their time")
     s = r.summary
     counted = S.scheme_count(s["classes"])
-    print(f"so far: {len(s['classes'])} classes, {s['tours']} tours, {s['closed_classes']} closed, "
+    print(f"{'found' if r.complete else 'so far'}: {len(s['classes'])} classes, {s['tours']} tours, "
+          f"{s['closed_classes']} closed, "
           f"{s['open_classes']} open; scheme count {counted}; diagonals nearest 260: {s['best_diagonals']}")
-    print(_same_orbit_sentence(done, plan, counted - len(s["classes"])))
+    print(_same_orbit_sentence(done, plan, counted - len(s["classes"]), len(s["classes"]) if r.complete else None))
     with Store(args.db, create=False) as store:
         for row, other in _others(store):
             print(_other_line(row, other))
@@ -235,12 +241,14 @@ def report(args):
                 "--seed S`" if late else "")
              + (_ahead_sentence(ahead) if ahead else "") + "); this section by "
              "`python bench/knight_semimagic.py report`.", "",
-             f"Status: {finished}. Unit time so far {r.work_seconds / 3600:.2f} h ({r.nodes:,} nodes, "
+             f"Status: {finished}. Unit time {'in all' if r.complete else 'so far'} {r.work_seconds / 3600:.2f} h "
+             f"({r.nodes:,} nodes, "
              f"{rate / 1e6:.1f} M nodes/s per process, {3600 * r.units_done / max(r.work_seconds, 1e-9):.0f} units "
              f"per hour of unit time); wall time of its own runs {r.seconds / 3600:.2f} h"
              + (f" ({copied} of its units, with their unit time, taken from the campaigns below, which searched "
                 "them)." if copied else "."), "",
-             f"Estimate before the full run: {est}. Actual so far: {r.work_seconds / 3600:.2f} h for "
+             f"Estimate before the full run: {est}. Actual{'' if r.complete else ' so far'}: "
+             f"{r.work_seconds / 3600:.2f} h for "
              f"{r.units_done} units; per unit: median {_pct(times, 0.5):.1f} s, 90th percentile "
              f"{_pct(times, 0.9):.1f} s, 99th {_pct(times, 0.99):.1f} s, longest {times[-1] if times else 0:.1f} s."
              + (f" Still to go, estimated now: {e['to_go_hours']} h +- {e['to_go_plus_minus']} h of unit time for the "
@@ -258,7 +266,8 @@ def report(args):
              f"| the puzzle author's way of counting | {counted} ({len(s['classes'])} classes + "
              f"{twice} with both ends in one orbit) | his 158 |",
              f"| diagonal sums nearest 260 | {', '.join(f'{a} and {b}' for a, b in s['best_diagonals'][:2])} "
-             "| none both 260 |", "", _same_orbit_sentence(done, plan, twice), ""]
+             "| none both 260 |", "",
+             _same_orbit_sentence(done, plan, twice, len(s["classes"]) if r.complete else None), ""]
     if others:
         lines += ["The other campaigns in the store (their units are the same searches as the whole enumeration's "
                   "when only the plan differs, and are not searched twice):", ""]

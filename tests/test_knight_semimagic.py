@@ -351,6 +351,22 @@ def test_pairs_run_first(tmp_path):
         assert list(done) == [next(u for u in plan if u.startswith(pair + " "))] and done[list(done)[0]]["ahead"]
 
 
+def test_status_of_a_complete_campaign_gives_its_classes_as_found(tmp_path):
+    """``bench/knight_semimagic.py status`` on a finished campaign: the classes are "found", nothing is "so far"."""
+    from pathlib import Path
+
+    db = tmp_path / "done.db"
+    with Store(db) as store:
+        result, _ = run_campaign(store, scope=SCOPE, depth=1)
+    assert result.complete
+    bench = Path(__file__).resolve().parent.parent / "bench" / "knight_semimagic.py"
+    out = subprocess.run([sys.executable, str(bench), "status", "--db", str(db)], capture_output=True, text=True,
+                         timeout=600, check=True).stdout
+    found = len(result.summary["classes"])
+    assert found and f"found: {found} classes, {result.summary['tours']} tours" in out
+    assert "so far" not in out and "to go" not in out
+
+
 def test_status_estimates_the_time_to_go_two_ways(tmp_path):
     """``bench/knight_semimagic.py status``: on a plan of one pair of end cells the pair-by-pair estimate is the plain one."""
     import re
