@@ -52,7 +52,8 @@ LEFT_OUT = {
         "about 1.2 h on 2 cores (every closed tour); tests/test_knight_semimagic.py runs a closed campaign over a "
         "part of it and has the whole campaign take its units",
     "labyrinth knight magic --all --db out/m.db --jobs 2 --resume":
-        "days: the whole enumeration; tests/test_knight_semimagic.py runs and resumes a campaign over a part of it",
+        "about 15 h on 2 cores: the whole enumeration; tests/test_knight_semimagic.py runs and resumes a "
+        "campaign over a part of it",
     "labyrinth knight magic --all --db out/m.db --jobs 2 --resume --sample 2000 --seed 2":
         "about an hour of unit time, then the whole enumeration; tests/test_knight_semimagic.py draws a late sample "
         "on a small campaign",
