@@ -280,7 +280,7 @@ def report(args):
                          "tours are 16 a class)")
             lines.append(line)
         lines.append("")
-    lines += [f"`{args.classes}` holds every class found so far, one a line: its least tour's numbered grid, 64 "
+    lines += [f"`{args.classes}` holds every class found{'' if r.complete else ' so far'}, one a line: its least tour's numbered grid, 64 "
              "numbers by rows (row 1 first, each from column 1). "
              + ("They are the campaign's classes." if r.complete else
                 f"Until the campaign is complete they are the union of its classes, those of the other campaigns "
