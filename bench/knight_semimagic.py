@@ -148,11 +148,12 @@ def _pairs_sentence(done, plan, r):
             f"of the sampled units hold {_tail(done):.0%} of their time, so a few hundred sampled units can read low.")
 
 
-def _same_orbit_sentence(done, plan, k, found=None):
+def _same_orbit_sentence(done, plan, r, k):
     """Where the ``k`` classes with both ends in one orbit stand: the puzzle author's count of 158 hinges on them.
 
-    ``found`` is the number of classes when the whole enumeration is complete (None before).
+    ``r`` is the whole enumeration's result: once it is complete, the count is made with the classes it found.
     """
+    found = len(r.summary["classes"]) if r.complete else None
     pairs = set(S.same_orbit_pairs())
     units = [u for u in plan if unit_pair(u) in pairs]
     left = sum(1 for u in units if u not in done)
@@ -196,9 +197,9 @@ def status(args):
     s = r.summary
     counted = S.scheme_count(s["classes"])
     print(f"{'found' if r.complete else 'so far'}: {len(s['classes'])} classes, {s['tours']} tours, "
-          f"{s['closed_classes']} closed, "
-          f"{s['open_classes']} open; scheme count {counted}; diagonals nearest 260: {s['best_diagonals']}")
-    print(_same_orbit_sentence(done, plan, counted - len(s["classes"]), len(s["classes"]) if r.complete else None))
+          f"{s['closed_classes']} closed, {s['open_classes']} open; scheme count {counted}; "
+          f"diagonals nearest 260: {s['best_diagonals']}")
+    print(_same_orbit_sentence(done, plan, r, counted - len(s["classes"])))
     with Store(args.db, create=False) as store:
         for row, other in _others(store):
             print(_other_line(row, other))
@@ -230,6 +231,7 @@ def report(args):
     rate = r.nodes / r.work_seconds if r.work_seconds else 0.0
     geometry = len({geometry_key(c) for c in s["classes"]})
     closed_geometry = len({geometry_key(c) for c in s["classes"] if is_closed(c)})
+    so_far = "" if r.complete else " so far"
     finished = "complete" if r.complete else f"**partial: {r.units_done} of {r.units_total} units**"
     est = (f"{e['hours']} h +- {e['plus_minus']} h of unit time (two standard errors; mean {e['mean']} s a unit "
            f"over {e['units']} units drawn at random)" if e.get("units") else "no sample yet")
@@ -241,13 +243,13 @@ def report(args):
                 "--seed S`" if late else "")
              + (_ahead_sentence(ahead) if ahead else "") + "); this section by "
              "`python bench/knight_semimagic.py report`.", "",
-             f"Status: {finished}. Unit time {'in all' if r.complete else 'so far'} {r.work_seconds / 3600:.2f} h "
+             f"Status: {finished}. Unit time{so_far or ' in all'} {r.work_seconds / 3600:.2f} h "
              f"({r.nodes:,} nodes, "
              f"{rate / 1e6:.1f} M nodes/s per process, {3600 * r.units_done / max(r.work_seconds, 1e-9):.0f} units "
              f"per hour of unit time); wall time of its own runs {r.seconds / 3600:.2f} h"
              + (f" ({copied} of its units, with their unit time, taken from the campaigns below, which searched "
                 "them)." if copied else "."), "",
-             f"Estimate before the full run: {est}. Actual{'' if r.complete else ' so far'}: "
+             f"Estimate before the full run: {est}. Actual{so_far}: "
              f"{r.work_seconds / 3600:.2f} h for "
              f"{r.units_done} units; per unit: median {_pct(times, 0.5):.1f} s, 90th percentile "
              f"{_pct(times, 0.9):.1f} s, 99th {_pct(times, 0.99):.1f} s, longest {times[-1] if times else 0:.1f} s."
@@ -267,7 +269,7 @@ def report(args):
              f"{twice} with both ends in one orbit) | his 158 |",
              f"| diagonal sums nearest 260 | {', '.join(f'{a} and {b}' for a, b in s['best_diagonals'][:2])} "
              "| none both 260 |", "",
-             _same_orbit_sentence(done, plan, twice, len(s["classes"]) if r.complete else None), ""]
+             _same_orbit_sentence(done, plan, r, twice), ""]
     if others:
         lines += ["The other campaigns in the store (their units are the same searches as the whole enumeration's "
                   "when only the plan differs, and are not searched twice):", ""]
@@ -280,7 +282,7 @@ def report(args):
                          "tours are 16 a class)")
             lines.append(line)
         lines.append("")
-    lines += [f"`{args.classes}` holds every class found{'' if r.complete else ' so far'}, one a line: its least tour's numbered grid, 64 "
+    lines += [f"`{args.classes}` holds every class found{so_far}, one a line: its least tour's numbered grid, 64 "
              "numbers by rows (row 1 first, each from column 1). "
              + ("They are the campaign's classes." if r.complete else
                 f"Until the campaign is complete they are the union of its classes, those of the other campaigns "
