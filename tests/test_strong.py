@@ -19,6 +19,17 @@ def test_strong_is_compiled_sound_and_lists_its_rules():
     assert list(rules.program().order).count(matching.CERTIFY_CODE) == 1
 
 
+def test_every_rule_kernel_s_scratch_rows_fit_the_scratch_block():
+    # the kernels index rows past their own block without bounds checks: a row too many corrupts memory
+    from labyrinth.engine._graph import SCRATCH_ROWS
+    from labyrinth.rules import _lines, _reroute, _witness, closure, exact_areas
+    blocks = [(_lines.BASE, _lines.ROWS), (_reroute.BASE, _reroute.ROWS), (_witness.BASE, _witness.ROWS),
+              (closure.BASE, closure.ROWS), (exact_areas.BASE, exact_areas.ROWS)]
+    for (_, end), (start, _) in zip(blocks, blocks[1:]):
+        assert end == start  # one block after another, none overlapping
+    assert exact_areas.ROWS <= SCRATCH_ROWS
+
+
 def test_strong_walks_every_7x7_walkthrough_and_never_gets_stuck():
     # a perfect walker on 7x7: all 111 712 corner-to-corner paths (OEIS A001184), no stuck leaf
     result = enumerate_walks(State.from_moves(7, ""), get_rule_set("strong"))
@@ -74,7 +85,10 @@ def test_a_move_proven_live_has_a_completion_that_checks(n):
             for d in range(4):
                 if (out >> (d + 8)) & 1:
                     after = state.after("UDLR"[d])
-                    witness = _line(after, work[matching.BUF + d])
+                    found = np.zeros(n * n, dtype=np.int32)
+                    assert matching.move_witness(t.nb, t.colour, t.end, taken, state.head, state.free_count, d,
+                                                 work, found)
+                    witness = _line(after, found)
                     assert check_witness(after, witness), (state.compact(), d)
                     proven += 1
     assert proven > 100

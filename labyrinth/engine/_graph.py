@@ -28,10 +28,11 @@ OPEN = -1
 
 
 #: rows of a scratch block: 0-8 the kernels here, 9-16 the walker's area bookkeeping
-#: (:mod:`labyrinth.rules._chain`), 17-34 future lines (:mod:`labyrinth.rules._lines`),
-#: 35-43 the two-matching (:mod:`labyrinth.rules.matching`), 44-53 the closure (:mod:`labyrinth.rules.closure`),
-#: 54-61 the exact areas (:mod:`labyrinth.rules.exact_areas`)
-SCRATCH_ROWS = 62
+#: (:mod:`labyrinth.rules._chain`), 17-34 future lines (:mod:`labyrinth.rules._lines`), 35-42 the witness's
+#: re-routing (:mod:`labyrinth.rules._reroute`), 43-56 the two-matching's witness (:mod:`labyrinth.rules._witness`),
+#: 57-66 the closure (:mod:`labyrinth.rules.closure`), 67-74 the exact areas (:mod:`labyrinth.rules.exact_areas`);
+#: tests/test_strong.py checks that every rule's rows fit
+SCRATCH_ROWS = 75
 
 
 class GraphTables:

@@ -42,12 +42,12 @@ one flood (linear in the board).
 
 from numba import njit
 
-from labyrinth.rules import _lines
+from labyrinth.rules import _lines, _witness
 from labyrinth.rules._lines import CTRL, FRC, NEED, OPT, POP
 from labyrinth.rules.base import DISABLE, CompiledRule
 from labyrinth.rules.matching import ROWS as _MATCHING_ROWS
 
-__all__ = ["BASE", "CODE", "Closure", "ROWS", "closure_dead", "closure_masks"]
+__all__ = ["BASE", "CODE", "Closure", "ROWS", "closure_dead", "closure_masks", "closure_witness"]
 
 CODE = 8
 #: first scratch row of the closure (after the two-matching's rows)
@@ -355,13 +355,60 @@ def closure_dead(nb, colour, end, taken, head, free_left, w, cells):
 
 
 @njit(cache=True)
+def _completion(nb, end, taken, head, free_left, step, w):
+    """Patch the closure's fixed point (forced edges plus its 2-matching) into a line in ``BUF``; True if one.
+
+    ``step`` is the direction of a move whose edge the closure forced (the
+    line then starts at the cell it enters), or -1 (the line starts at the head).
+    """
+    m = w[_witness.BUF]
+    size = taken.shape[0]
+    for c in range(size):
+        m[c] = w[FRC, c] | w[CM, c]
+    start = head
+    left = free_left
+    if step >= 0:
+        start = nb[head, step]
+        m[head] = 0
+        m[start] &= ~(1 << (step ^ 1))
+        left -= 1
+        taken[start] = 1
+    ok = _witness.as_path(nb, end, taken, start, left, m, w) and _witness.is_line(nb, end, taken, start, left, m, w)
+    if step >= 0:
+        taken[start] = 0
+    return ok
+
+
+@njit(cache=True)
+def closure_witness(nb, colour, end, taken, head, free_count, w):
+    """Give the state a witness from its closure (when the walker's local repair found none); True if it has one.
+
+    The closure's forced edges and 2-matching, patched over the whole board,
+    often make a line where a repair's 2-matching did not: the forced pieces
+    already run through the pockets the repair left as cycles.
+    """
+    cells = w[_witness.BUF, :4].copy()
+    if closure_dead(nb, colour, end, taken, head, free_count, w, cells) != 0:
+        return False
+    m = w[_witness.MATE]
+    for c in range(taken.shape[0]):
+        m[c] = w[FRC, c] | w[CM, c]
+    if _witness.mend(nb, end, taken, head, free_count, w):
+        w[_witness.CTRL, _witness.MODE] = _witness.PATH
+        return True
+    w[_witness.CTRL, _witness.MODE] = _witness.MATCHING
+    return False
+
+
+@njit(cache=True)
 def closure_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntrig):
     """Which of the moves ``moves`` (bits 0-3) the closure refutes; the cells that show it go to ``trig[d]``.
 
     The future lines of the state are found once; each move starts from them
     with its step forced (:func:`labyrinth.rules._lines.after_move`: the same
     fixed point as the state after the move). A move onto the end corner is
-    left to the other rules.
+    left to the other rules. Bits 8-11 mark the moves it leaves whose fixed
+    point patches into a completion (proven live).
     """
     out = 0
     asked = 0
@@ -393,6 +440,8 @@ def closure_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntri
         if k:
             out |= 1 << d
             ntrig[d] = k
+        elif _completion(nb, end, taken, head, free_count, d, w):
+            out |= 1 << (d + 8)
     return out
 
 

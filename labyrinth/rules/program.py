@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from labyrinth.engine.board import MOVES
-from labyrinth.rules import _lines, areas, closure, exact_areas, matching, window as windows
+from labyrinth.rules import _lines, _witness, areas, closure, exact_areas, matching, window as windows
 from labyrinth.rules._lines import lines_masks
 from labyrinth.rules.areas import area_verdict
 from labyrinth.rules.closure import closure_masks
@@ -62,7 +62,7 @@ def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scrat
     if code == matching.CODE or code == matching.CERTIFY_CODE:
         return matching_masks(nb, colour, end, taken, head, free_count, 15, scratch, trig, ntrig, False)
     if code == closure.CODE:
-        return closure_masks(nb, colour, end, taken, head, free_count, 15, scratch, trig, ntrig)
+        return closure_masks(nb, colour, end, taken, head, free_count, 15, scratch, trig, ntrig) & 255
     if WINDOW_BASE < code <= WINDOW_BASE + windows.MAX_RADIUS:
         return window_masks(nb, n, end, taken, head, code - WINDOW_BASE, 15, window, trig, ntrig)
     if code == exact_areas.CODE:
@@ -144,6 +144,12 @@ def decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
     analysed = False
     i = 0
     count = order.shape[0]
+    for k in range(count):
+        if order[k] == matching.CERTIFY_CODE:
+            # the witness follows every step, forced ones too (a step it missed costs a rebuild); where the
+            # walker took a move no repair proved, the closure's fixed point is patched into one
+            if _witness.sync(nb, colour, end, taken, head, free_count, scratch) == _witness.MATCHING:
+                closure.closure_witness(nb, colour, end, taken, head, free_count, scratch)
     while i < count:
         code = order[i]
         if code >= PATTERN_BASE:
@@ -170,6 +176,8 @@ def decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
             i += 1
         elif code == closure.CODE:
             m = closure_masks(nb, colour, end, taken, head, free_count, free & ~disabled & ~live, scratch, trig, ntrig)
+            live |= (m >> 8) & 15
+            m &= 255
             i += 1
         elif WINDOW_BASE < code <= WINDOW_BASE + windows.MAX_RADIUS:
             m = window_masks(nb, n, end, taken, head, code - WINDOW_BASE, free & ~disabled & ~live, window, trig,

@@ -1,0 +1,306 @@
+"""Local re-routing of a line: kept outside a small region, searched exactly inside it.
+
+When the walker's move leaves its witness (:mod:`labyrinth.rules._witness`)
+and a repair of the degrees does not patch into one line over unit squares,
+the line can often be mended where it broke. Cut it at the rim of a small
+region: inside, it is a sequence of pieces, each entering at one cell (its
+*start port*) and leaving at another (its *end port*). A set of disjoint
+paths inside the region, one per piece between the same ports, covering every
+free cell of the region, joins the unchanged outside into one line: the
+pieces are met in the same order, so no cycle can form. That is a small exact
+search, a depth-first search with the degree pruning of the study's dead
+ends (a free cell needs two ways on, a port one), bounded in nodes: past its
+budget nothing is proven. Two regions are used:
+
+* :func:`reroute`: a window round the cell a move enters; the first piece
+  (which began at the old head) must now begin at that cell;
+* :func:`absorb`: a cycle of a 2-matching (a pocket the line passes by) with
+  a band of cells round it; the cycle's cells, which belong to no piece,
+  must be taken up by the pieces passing through the band.
+
+This is the classical local re-routing of a Hamiltonian path (the 2-opt and
+Or-opt moves of travelling-salesman local search, Lin and Kernighan 1973),
+done exactly inside the region because the grid's pockets, which a
+unit-square patch cannot enter, are small.
+"""
+
+import numpy as np
+from numba import njit
+
+from labyrinth.rules._lines import ROWS as _LINES_ROWS
+
+__all__ = ["BASE", "INW", "ROWS", "VIS", "absorb", "reroute"]
+
+#: first scratch row of the re-routing (after the future-lines rows)
+BASE = _LINES_ROWS
+INW, VIS, ROLE, STK, IT, SG, PS, RC = range(BASE, BASE + 8)
+#: the scratch rows the re-routing uses (BASE .. ROWS - 1)
+ROWS = BASE + 8
+#: ROLE of a region cell: free (no port); a port is ``2 * k + 1`` (start of piece ``k``) or ``2 * k + 2`` (its end)
+PLAIN = 0
+#: regions of more cells are not searched
+MAX_CELLS = 160
+
+#: _OTHER[4 * mask + d]: the other direction of a two-edge mask that has ``d`` (-1 if none)
+_OTHER = np.array([(next((f for f in range(4) if (m >> f) & 1 and f != d), -1) if (m >> d) & 1 else -1)
+                   for m in range(16) for d in range(4)], dtype=np.int32)
+
+
+@njit(cache=True, inline="always")
+def _short(nb, w, stamp, x, tip):
+    """True if the unvisited region cell ``x`` has fewer ways left than it needs (two; one for a port)."""
+    ways = 0
+    for e in range(4):
+        y = nb[x, e]
+        if y >= 0 and w[INW, y] == stamp and (w[VIS, y] != stamp or y == tip):
+            ways += 1
+    return ways < (2 if w[ROLE, x] == PLAIN else 1)
+
+
+@njit(cache=True, inline="always")
+def _on_line(seq, pos, base, last, x):
+    """True if ``x`` lies on the line read into ``seq``/``pos`` (positions ``base`` .. ``base + last``)."""
+    p = pos[x] - base
+    return 0 <= p <= last and seq[pos[x]] == x
+
+
+@njit(cache=True)
+def _route(nb, end, start, gone, left, mate, seq, pos, base, last, w, stamp, ncells, budget, out):
+    """Search the pieces of the line through the region (its cells in ``RC[:ncells]``, marked ``INW == stamp``).
+
+    ``gone`` is a cell leaving the line (the old head: the piece after it begins
+    at ``start`` instead), or -1. True if every region cell was covered; then
+    ``out`` holds the new line as direction masks (the others are ``mate``'s).
+    """
+    rc = w[RC]
+    keys = np.empty(ncells, dtype=np.int64)
+    nk = 0
+    for i in range(ncells):
+        x = rc[i]
+        w[ROLE, x] = PLAIN
+        if (x != start or gone < 0) and _on_line(seq, pos, base, last, x):
+            keys[nk] = pos[x]
+            nk += 1
+    keys = np.sort(keys[:nk])
+    # the pieces of the line inside the region, in the line's order: ports, and cells left as they are
+    seg = w[SG]
+    k = 0
+    todo = ncells
+    fixed = 0
+    for i in range(nk):
+        j = keys[i]
+        x = seq[j]
+        before = seq[j - 1] if j > base else -1
+        after = seq[j + 1] if j < base + last else -1
+        first = before >= 0 and before == gone
+        into = before < 0 or first or w[INW, before] != stamp
+        away = after < 0 or w[INW, after] != stamp
+        if into:
+            seg[2 * k] = start if first else x
+            if not first:
+                w[ROLE, x] = 2 * k + 1
+        if away:
+            seg[2 * k + 1] = x
+            if into and not first:  # a single cell entered and left from outside: it stays as it is
+                w[VIS, x] = stamp
+                fixed += 1
+                continue
+            w[ROLE, x] = 2 * k + 2
+            k += 1
+    todo -= fixed
+    pieces = k
+    if pieces == 0 or (gone >= 0 and seg[0] != start):
+        return False
+    # depth-first search, piece by piece from its start port to its end port
+    stk = w[STK]
+    it = w[IT]
+    pstart = w[PS]  # the depth at which each piece began
+    depth = 0
+    stk[0] = seg[0]
+    it[0] = 0
+    w[VIS, seg[0]] = stamp
+    pstart[0] = 0
+    piece = 0
+    visited = 1
+    nodes = 0
+    found = False
+    while depth >= 0:
+        x = stk[depth]
+        if x == seg[2 * piece + 1] and it[depth] == 0:
+            it[depth] = 5  # arrived: on return, backtrack
+            if piece == pieces - 1:
+                if visited == todo:
+                    found = True
+                    break
+            else:
+                s = seg[2 * piece + 2]
+                piece += 1
+                depth += 1
+                stk[depth] = s
+                it[depth] = 0
+                pstart[piece] = depth
+                w[VIS, s] = stamp
+                visited += 1
+                continue
+        advanced = False
+        while it[depth] < 4:
+            e = it[depth]
+            it[depth] += 1
+            y = nb[x, e]
+            if y < 0 or w[INW, y] != stamp or w[VIS, y] == stamp:
+                continue
+            if w[ROLE, y] != PLAIN and y != seg[2 * piece + 1]:
+                continue
+            if x == start and y == end and left > 1:
+                continue
+            nodes += 1
+            if nodes > budget:
+                depth = -1
+                break
+            w[VIS, y] = stamp
+            # the cells beside x lose it as a way on (x is no longer the tip)
+            dead = False
+            for f in range(4):
+                z = nb[x, f]
+                if z >= 0 and z != y and w[INW, z] == stamp and w[VIS, z] != stamp and _short(nb, w, stamp, z, y):
+                    dead = True
+                    break
+            if dead:
+                w[VIS, y] = 0
+                continue
+            depth += 1
+            stk[depth] = y
+            it[depth] = 0
+            visited += 1
+            advanced = True
+            break
+        if advanced or depth < 0:
+            continue
+        if depth == pstart[piece] and piece > 0:
+            piece -= 1
+        if depth > 0:
+            w[VIS, x] = 0
+            visited -= 1
+        depth -= 1
+    if not found:
+        return False
+    # the new line: the outside kept, the pieces inside as found
+    out[:] = mate
+    if gone >= 0:
+        out[gone] = 0
+        for e in range(4):
+            y = nb[gone, e]
+            if y >= 0:
+                out[y] &= ~(1 << (e ^ 1))
+    for j in range(depth + 1):
+        x = stk[j]
+        keep = 0
+        for e in range(4):
+            y = nb[x, e]
+            if (mate[x] >> e) & 1 and y != gone and w[INW, y] != stamp:
+                keep |= 1 << e
+        out[x] = keep
+    p = 1
+    for j in range(depth):
+        if p < pieces and j + 1 == pstart[p]:
+            p += 1  # the jump from one piece's end port to the next piece's start port: no edge
+            continue
+        x = stk[j]
+        y = stk[j + 1]
+        for e in range(4):
+            if nb[x, e] == y:
+                out[x] |= 1 << e
+                out[y] |= 1 << (e ^ 1)
+    return True
+
+
+@njit(cache=True)
+def reroute(nb, n, end, head, d, free_count, mate, seq, pos, base, w, stamp, radius, budget, out):
+    """Mend the witness after the move ``d`` inside the window of ``radius`` round the cell it enters.
+
+    ``mate``/``seq``/``pos``/``base`` are the witness of the state (its line
+    from ``head``; ``free_count`` free cells); ``stamp`` a fresh mark for
+    the rows ``INW`` and ``VIS``. True if a completion after the move was
+    found; then ``out`` holds it as direction masks. ``budget`` bounds the
+    search's nodes.
+    """
+    c = nb[head, d]
+    cx = c % n
+    cy = c // n
+    rc = w[RC]
+    ncells = 0
+    for yy in range(max(0, cy - radius), min(n, cy + radius + 1)):
+        for xx in range(max(0, cx - radius), min(n, cx + radius + 1)):
+            x = yy * n + xx
+            if x != c and (x == head or not _on_line(seq, pos, base, free_count, x) or pos[x] == base):
+                continue
+            w[INW, x] = stamp
+            rc[ncells] = x
+            ncells += 1
+    return _route(nb, end, c, head, free_count - 1, mate, seq, pos, base, free_count, w, stamp, ncells, budget, out)
+
+
+@njit(cache=True)
+def absorb(nb, end, head, free_left, mate, seq, pos, last, cycle, band, w, stamp, budget, out):
+    """Take the cycle of the 2-matching ``mate`` through ``cycle`` into its line, re-routed round the cycle.
+
+    The line from ``head`` is read into ``seq``/``pos`` (offset 0, ``last``
+    cells after the head; it need not reach every cell); the region is the
+    cycle's cells and the line's cells within ``band`` steps of them. True
+    if the pieces of the line through the region could take up the cycle;
+    then ``out`` holds the new 2-matching (one piece fewer).
+    """
+    rc = w[RC]
+    ncells = 0
+    # the cycle (walked by its masks), then the band round it, breadth first
+    d = -1
+    for e in range(4):
+        if (mate[cycle] >> e) & 1:
+            d = e
+            break
+    cur = cycle
+    while True:
+        if ncells >= MAX_CELLS:
+            return False
+        w[INW, cur] = stamp
+        rc[ncells] = cur
+        ncells += 1
+        cur = nb[cur, d]
+        d = _OTHER[4 * mate[cur] + (d ^ 1)]
+        if cur == cycle or d < 0:
+            break
+    if cur != cycle:
+        return False
+    lo = 0
+    for _ in range(band):
+        hi = ncells
+        for i in range(lo, hi):
+            x = rc[i]
+            for e in range(4):
+                y = nb[x, e]
+                if y < 0 or w[INW, y] == stamp or y == head or mate[y] == 0:
+                    continue
+                if _on_line(seq, pos, 0, last, y):
+                    if ncells >= MAX_CELLS:
+                        return False
+                    w[INW, y] = stamp
+                    rc[ncells] = y
+                    ncells += 1
+                    continue
+                # another cycle: the whole of it joins the region (a cycle is re-routed whole or not at all)
+                f = -1
+                for g in range(4):
+                    if (mate[y] >> g) & 1:
+                        f = g
+                        break
+                cur = y
+                while f >= 0 and w[INW, cur] != stamp:
+                    if ncells >= MAX_CELLS:
+                        return False
+                    w[INW, cur] = stamp
+                    rc[ncells] = cur
+                    ncells += 1
+                    cur = nb[cur, f]
+                    f = _OTHER[4 * mate[cur] + (f ^ 1)]
+        lo = hi
+    return _route(nb, end, head, -1, free_left, mate, seq, pos, 0, last, w, stamp, ncells, budget, out)
