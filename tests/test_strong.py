@@ -41,6 +41,7 @@ class _Explained:
 
     def __init__(self, rules):
         self.rules = rules
+        self.sound = rules.sound  # it walks as the set it explains does
 
     def open_moves(self, state):
         return self.rules.decide(state).open

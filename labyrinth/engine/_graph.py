@@ -29,10 +29,10 @@ OPEN = -1
 
 #: rows of a scratch block: 0-8 the kernels here, 9-16 the walker's area bookkeeping
 #: (:mod:`labyrinth.rules._chain`), 17-34 future lines (:mod:`labyrinth.rules._lines`), 35-42 the witness's
-#: re-routing (:mod:`labyrinth.rules._reroute`), 43-56 the two-matching's witness (:mod:`labyrinth.rules._witness`),
-#: 57-66 the closure (:mod:`labyrinth.rules.closure`), 67-74 the exact areas (:mod:`labyrinth.rules.exact_areas`);
+#: re-routing (:mod:`labyrinth.rules._reroute`), 43-59 the two-matching's witness (:mod:`labyrinth.rules._witness`),
+#: 60-69 the closure (:mod:`labyrinth.rules.closure`), 70-77 the exact areas (:mod:`labyrinth.rules.exact_areas`);
 #: tests/test_strong.py checks that every rule's rows fit
-SCRATCH_ROWS = 75
+SCRATCH_ROWS = 78
 
 
 class GraphTables:

@@ -75,7 +75,12 @@ def random_walk(n, rules, seed, start=None, index=0):
     campaign) and the start. Compiled rule sets walk in numba; any other rule
     set (the oracle, an external engine) draws from the same generator
     (splitmix64, :func:`labyrinth.rules.walks.walk_seed`) in Python, so a rule
-    set that gives the same answers walks the same walk.
+    set that gives the same answers walks the same walk. A *sound* set (its
+    ``sound`` attribute true: ``strong``, the oracle) draws its free moves in
+    a random order and takes the first open one, which lets the compiled
+    walker ask about one move at a time (:func:`labyrinth.rules.program.choose`);
+    any other draws one of its open moves. Both are the uniform choice among
+    the open moves.
     """
     state = start if start is not None else State.from_moves(n, "")
     runner = _runner(rules)
@@ -86,12 +91,24 @@ def random_walk(n, rules, seed, start=None, index=0):
             return Walk(final, "complete")
         return Walk(final, "stuck", final.steps)
     rng = _Splitmix(seed, index)
+    sound = getattr(rules, "sound", False)
     while not state.at_end():
         moves = rules.open_moves(state)
-        if not moves:
+        move = _draw(state, moves, rng) if sound else moves[rng.below(len(moves))] if moves else None
+        if move is None:
             return Walk(state, "stuck", state.steps)
-        state = state.after(moves[rng.below(len(moves))])
+        state = state.after(move)
     return Walk(state, "complete") if state.is_complete() else Walk(state, "stuck", state.steps)
+
+
+def _draw(state, moves, rng):
+    """A sound set's draw: the free moves in a random order, the first open one (None: stuck)."""
+    candidates = list(state.open_moves())
+    while candidates:
+        move = candidates.pop(rng.below(len(candidates)))
+        if move in moves:
+            return move
+    return None
 
 
 def random_walks(n, rules, seed, indices):

@@ -41,15 +41,18 @@ from labyrinth.rules._reroute import INW, VIS, absorb, reroute
 from labyrinth.rules._reroute import ROWS as _REROUTE_ROWS
 
 __all__ = ["BASE", "BUF", "CTRL", "DEAD", "LIVE", "MATCHING", "MATE", "MODE", "NONE", "PATH", "ROWS", "UNKNOWN", "as_path",
-           "augment", "build", "install", "is_line", "mend", "move_witness", "query", "sync"]
+           "augment", "build", "install", "is_line", "mend", "move_witness", "query", "query_reroute", "sync"]
 
 #: first scratch row of the witness (after the re-routing's rows, which follow the future lines')
 BASE = _REROUTE_ROWS
-MATE, SEQ, POS, TK, LOGC, LOGM, LOGS, PREV, QUEUE, SEEN, CUTS, SEGP, BUF, CTRL = range(BASE, BASE + 14)
+MATE, SEQ, POS, TK, LOGC, LOGM, LOGS, PREV, QUEUE, SEEN, CUTS, SEGP, BUF, RDC, RDO, RDN, CTRL = range(BASE, BASE + 17)
 #: the scratch rows the witness uses (BASE .. ROWS - 1)
-ROWS = BASE + 14
-#: columns of the CTRL row: what ``MATE`` holds, the state it belongs to, the sequence's offset, the log, stamps
-MODE, WHEAD, WFREE, WBASE, NLOG, LSTAMP, SSTAMP, RSTAMP = range(8)
+ROWS = BASE + 17
+#: columns of the CTRL row: what ``MATE`` holds, the state it belongs to, the sequence's offset, the log, stamps,
+#: the witness's version (every change counts one), and per move the repair kept for it (entries, version)
+MODE, WHEAD, WFREE, WBASE, NLOG, LSTAMP, SSTAMP, RSTAMP, VER = range(9)
+RCNT = 9  # .. 12
+RVER = 13  # .. 16
 #: ``CTRL[MODE]``: no 2-matching known (the state has none, or nothing was built yet), a perfect 2-matching, a line
 NONE, MATCHING, PATH = 0, 1, 2
 #: verdicts of :func:`query`
@@ -58,6 +61,8 @@ DEAD, UNKNOWN, LIVE = 0, 1, 2
 _REROUTED = 3
 #: the windows (radius, search nodes) a trial re-routes in when the repair's 2-matching does not patch
 _WINDOWS = ((2, 400), (3, 3000))
+#: cycle cells a patch scans for squares before it gives up (the re-routing and the other rules take over)
+_SCAN = 256
 
 #: _OTHER[4 * mask + d]: the other direction of a two-edge mask that has ``d`` (-1 if none)
 _OTHER = np.array([(next((f for f in range(4) if (m >> f) & 1 and f != d), -1) if (m >> d) & 1 else -1)
@@ -750,8 +755,17 @@ def _patch(nb, end, head, c, left, w):
                         pieces -= 1
     if pieces <= 1:
         return True
+    # squares at the cells the repair changed first (a cycle it made mostly touches one), then every cycle's cells
+    nlog = w[CTRL, NLOG]
+    for k in range(nlog):
+        p = w[LOGC, k]
+        if m[p] != 0 and _square(nb, end, c, left, w, ncut, base, p):
+            pieces -= 1
+            if pieces <= 1:
+                return True
     changed = True
-    while pieces > 1 and changed:
+    scanned = 0
+    while pieces > 1 and changed and scanned < _SCAN:
         changed = False
         for s in range(1, ncut + 1):
             rs = _root(parent, s)
@@ -759,47 +773,55 @@ def _patch(nb, end, head, c, left, w):
                 continue
             lo = cuts[s - 1] + 1
             hi = cuts[s] if s < ncut else left + 1
-            merged = False
-            for j in range(lo, hi + 1):
-                p = seq[base + j]
-                for e in range(4):
-                    if not (m[p] >> e) & 1:
-                        continue
-                    q = nb[p, e]
-                    for g in range(4):
-                        if g == e or g == (e ^ 1):
-                            continue
-                        p2 = nb[p, g]
-                        if p2 < 0 or not (m[p2] >> e) & 1:
-                            continue
-                        q2 = nb[q, g]
-                        rb = _root(parent, _segment(w, base, ncut, p2))
-                        if rb == rs:
-                            continue
-                        if left > 1 and (p2 == c and p == end or p == c and p2 == end
-                                         or q2 == c and q == end or q == c and q2 == end):
-                            continue
-                        _drop(nb, w, m, p, e, True)
-                        _drop(nb, w, m, p2, e, True)
-                        _add(nb, w, m, p, g, True)
-                        _add(nb, w, m, q, g, True)
-                        parent[rb] = rs
-                        pieces -= 1
-                        changed = True
-                        merged = True
-                        break
-                    if merged:
-                        break
-                if merged:
+            for j in range(lo, min(hi, lo + _SCAN - scanned) + 1):
+                scanned += 1
+                if _square(nb, end, c, left, w, ncut, base, seq[base + j]):
+                    pieces -= 1
+                    changed = True
                     break
-            if pieces <= 1:
+            if pieces <= 1 or scanned >= _SCAN:
                 break
     return pieces <= 1
 
 
 @njit(cache=True)
-def _trial(nb, end, taken, head, free_count, d, w):
-    """Repair the line for the move ``d`` with every change logged: DEAD, UNKNOWN or LIVE (``MATE`` then holds it)."""
+def _square(nb, end, c, left, w, ncut, base, p):
+    """Swap a unit square with a side of ``p``'s in one piece and the parallel side in another; True if one was."""
+    m = w[MATE]
+    parent = w[SEGP]
+    rs = _root(parent, _segment(w, base, ncut, p))
+    for e in range(4):
+        if not (m[p] >> e) & 1:
+            continue
+        q = nb[p, e]
+        for g in range(4):
+            if g == e or g == (e ^ 1):
+                continue
+            p2 = nb[p, g]
+            if p2 < 0 or not (m[p2] >> e) & 1:
+                continue
+            q2 = nb[q, g]
+            rb = _root(parent, _segment(w, base, ncut, p2))
+            if rb == rs:
+                continue
+            if left > 1 and (p2 == c and p == end or p == c and p2 == end
+                             or q2 == c and q == end or q == c and q2 == end):
+                continue
+            _drop(nb, w, m, p, e, True)
+            _drop(nb, w, m, p2, e, True)
+            _add(nb, w, m, p, g, True)
+            _add(nb, w, m, q, g, True)
+            parent[rb] = rs
+            return True
+    return False
+
+
+@njit(cache=True)
+def _repair(nb, end, taken, head, free_count, d, w):
+    """Repair the line for the move ``d`` (degrees, then squares), every change logged: DEAD, UNKNOWN or LIVE.
+
+    LIVE leaves the line in ``MATE`` with the log; UNKNOWN leaves ``MATE`` as it was.
+    """
     c = nb[head, d]
     for forward in (True, False):
         w[CTRL, NLOG] = 0
@@ -809,17 +831,74 @@ def _trial(nb, end, taken, head, free_count, d, w):
         if _patch(nb, end, head, c, free_count - 1, w):
             return LIVE
         _undo(w)
-    # the line mended where it broke: re-routed exactly inside a window round the cell entered
+    return UNKNOWN
+
+
+@njit(cache=True)
+def _reroute_move(nb, end, taken, head, free_count, d, w):
+    """Mend the line for the move ``d`` by re-routing it exactly in a window round the cell entered: the line
+    in ``BUF`` (_REROUTED), or UNKNOWN."""
     width = int(np.sqrt(taken.shape[0]) + 0.5)
     for radius, budget in _WINDOWS:
         if reroute(nb, width, end, head, d, free_count, w[MATE], w[SEQ], w[POS], w[CTRL, WBASE], w,
                    _window_stamp(w), radius, budget, w[BUF]):
             return _REROUTED
+    return UNKNOWN
+
+
+@njit(cache=True)
+def _trial(nb, end, taken, head, free_count, d, w):
+    """Every local repair for the move ``d``: DEAD, LIVE (line in ``MATE``, logged), _REROUTED (line in
+    ``BUF``) or UNKNOWN (``MATE`` then holds a perfect 2-matching after the move, logged)."""
+    verdict = _repair(nb, end, taken, head, free_count, d, w)
+    if verdict != UNKNOWN:
+        return verdict
+    if _reroute_move(nb, end, taken, head, free_count, d, w) == _REROUTED:
+        return _REROUTED
     # the last repair again, left in ``MATE`` (a perfect 2-matching) for the caller
     w[CTRL, NLOG] = 0
     _stamp(w, LSTAMP, LOGS)
     _degrees(nb, end, taken, head, free_count, d, w, True, False)
     return UNKNOWN
+
+
+@njit(cache=True)
+def _keep_repair(w, d):
+    """Keep the logged repair in ``MATE`` as move ``d``'s, to replay if the walker takes that move."""
+    size = w.shape[1]
+    slab = size // 4
+    n = w[CTRL, NLOG]
+    w[CTRL, RCNT + d] = 0
+    if n >= slab:
+        return
+    at = d * slab
+    for k in range(n):
+        x = w[LOGC, k]
+        w[RDC, at + k] = x
+        w[RDO, at + k] = w[LOGM, k]
+        w[RDN, at + k] = w[MATE, x]
+    w[CTRL, RCNT + d] = n
+    w[CTRL, RVER + d] = w[CTRL, VER]
+
+
+@njit(cache=True)
+def _replay_repair(w, d):
+    """Apply the repair kept for move ``d`` to ``MATE``, logged; False if none is kept for this witness."""
+    n = w[CTRL, RCNT + d]
+    if n <= 0 or w[CTRL, RVER + d] != w[CTRL, VER]:
+        return False
+    at = d * (w.shape[1] // 4)
+    m = w[MATE]
+    w[CTRL, NLOG] = 0
+    _stamp(w, LSTAMP, LOGS)
+    for k in range(n):
+        x = w[RDC, at + k]
+        if m[x] != w[RDO, at + k]:
+            _undo(w)
+            return False
+        _log(w, x, True)
+        m[x] = w[RDN, at + k]
+    return True
 
 
 # --- the state: kept in step with the walker ----------------------------------------------------------------
@@ -833,6 +912,7 @@ def sync(nb, colour, end, taken, head, free_count, w):
     """
     size = taken.shape[0]
     mode = w[CTRL, MODE]
+    w[CTRL, VER] += 1  # repairs kept for the moves of an earlier witness are not replayed
     if mode != NONE or w[CTRL, WFREE] > 0:
         tk = w[TK]
         diff = 0
@@ -840,6 +920,7 @@ def sync(nb, colour, end, taken, head, free_count, w):
             diff += taken[i] ^ tk[i]
         wh = w[CTRL, WHEAD]
         if diff == 0 and head == wh and w[CTRL, WFREE] == free_count:
+            w[CTRL, VER] -= 1  # the same witness: its kept repairs still hold
             return mode
         if diff == 1 and tk[head] == 0 and w[CTRL, WFREE] == free_count + 1 and mode != NONE:
             d = -1
@@ -858,6 +939,14 @@ def sync(nb, colour, end, taken, head, free_count, w):
                     return PATH
                 # the repair reads the state before the step (old head ``wh``) with the cell entered taken
                 if mode == PATH:
+                    w[CTRL, VER] -= 1
+                    replayed = _replay_repair(w, d)
+                    w[CTRL, VER] += 1
+                    if replayed and _retrace(nb, end, head, free_count, w):
+                        w[CTRL, NLOG] = 0
+                        return PATH
+                    if replayed:
+                        _undo(w)
                     verdict = _trial(nb, end, taken, wh, free_count + 1, d, w)
                     if verdict == _REROUTED:
                         _take_logged(w)
@@ -878,8 +967,10 @@ def sync(nb, colour, end, taken, head, free_count, w):
 def query(nb, colour, end, taken, head, free_count, d, w):
     """Is the move ``d`` DEAD (no perfect 2-matching after it), LIVE (a completion found) or UNKNOWN?
 
-    :func:`sync` must have run for this state. The cell entered must be
-    free and not the end corner.
+    The cheap repairs only (the witness's own step, augmenting paths and
+    squares); :func:`query_reroute` tries the costlier re-routing, which a
+    rule set asks after its cheap rules. :func:`sync` must have run for this
+    state. The cell entered must be free and not the end corner.
     """
     mode = w[CTRL, MODE]
     if mode == NONE:
@@ -889,10 +980,12 @@ def query(nb, colour, end, taken, head, free_count, d, w):
         if w[SEQ, w[CTRL, WBASE] + 1] == c:
             return LIVE
         taken[c] = 1
-        verdict = _trial(nb, end, taken, head, free_count, d, w)
+        verdict = _repair(nb, end, taken, head, free_count, d, w)
         taken[c] = 0
+        if verdict == LIVE:
+            _keep_repair(w, d)
         _undo(w)
-        return LIVE if verdict == _REROUTED else verdict
+        return verdict
     # a 2-matching but no line: repair a copy, then patch it over the whole board
     buf = w[BUF]
     buf[:] = w[MATE]
@@ -907,6 +1000,18 @@ def query(nb, colour, end, taken, head, free_count, d, w):
     w[MATE, :] = buf
     w[CTRL, NLOG] = 0
     return verdict
+
+
+@njit(cache=True)
+def query_reroute(nb, end, taken, head, free_count, d, w):
+    """LIVE if re-routing the witness in a window round the cell the move ``d`` enters mends it, else UNKNOWN.
+
+    Only where the witness is a line of this very state (the rule set keeps it
+    in step: :func:`sync`); a rule set without one gets UNKNOWN.
+    """
+    if w[CTRL, MODE] != PATH or w[CTRL, WHEAD] != head or w[CTRL, WFREE] != free_count:
+        return UNKNOWN
+    return LIVE if _reroute_move(nb, end, taken, head, free_count, d, w) == _REROUTED else UNKNOWN
 
 
 @njit(cache=True)

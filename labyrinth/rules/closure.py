@@ -416,8 +416,12 @@ def closure_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntri
         c = nb[head, d]
         if (moves >> d) & 1 and c >= 0 and taken[c] == 0 and c != end:
             asked |= 1 << d
+    for d in range(4):
+        if (asked >> d) & 1 and _witness.query_reroute(nb, end, taken, head, free_count, d, w) == _witness.LIVE:
+            asked &= ~(1 << d)
+            out |= 1 << (d + 8)  # the walker's witness mends round the cell entered: live, no closure needed
     if asked == 0:
-        return 0
+        return out
     k = _lines.lines_dead(nb, end, taken, head, free_count, w, trig[0])
     if k:
         for d in range(4):

@@ -19,6 +19,7 @@ from labyrinth.rules.base import FORCE, CompiledRule, Effect
 from labyrinth.rules.cshape import cshape
 from labyrinth.rules.frame import Tables
 from labyrinth.rules.matching import matching_masks
+from labyrinth.rules._random import GOLDEN as _GOLDEN, mix as _mix
 from labyrinth.rules.window import WINDOW_BASE, window_masks
 from labyrinth.rules.patterns import (
     INNER_DONE,
@@ -31,7 +32,7 @@ from labyrinth.rules.patterns import (
     window_bits,
 )
 
-__all__ = ["Program", "attribute", "decide", "rule_effects", "rule_masks"]
+__all__ = ["Program", "attribute", "choose", "decide", "rule_effects", "rule_masks"]
 
 _UNKNOWN = -100
 MAX_TRIGGERS = 64
@@ -131,25 +132,114 @@ def _start(nb, taken, head, area, window):
 
 
 @njit(cache=True, inline="always")
+def _sound(order):
+    """True for the compiled form of a rule set whose rules are all sound (its two-matching certifies)."""
+    for k in range(order.shape[0]):
+        if order[k] == matching.CERTIFY_CODE:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _prepare(order, nb, colour, end, taken, head, free_count, scratch, area, window):
+    """The free moves' mask; forgets the last state's caches and keeps a sound set's witness in step."""
+    free = _start(nb, taken, head, area, window)
+    if _sound(order):
+        # the witness follows every step, forced ones too (a step it missed costs a rebuild); where the
+        # walker took a move no repair proved, the closure's fixed point is patched into one
+        if _witness.sync(nb, colour, end, taken, head, free_count, scratch) == _witness.MATCHING:
+            closure.closure_witness(nb, colour, end, taken, head, free_count, scratch)
+    return free
+
+
+@njit(cache=True, inline="always")
 def decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
            cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig):
     """Bit mask of the open moves: rules asked in ``order``; a force ends the asking.
 
     Same semantics as :meth:`labyrinth.rules.base.RuleSet.decide`.
     """
-    free = _start(nb, taken, head, area, window)
+    free = _prepare(order, nb, colour, end, taken, head, free_count, scratch, area, window)
+    return _ask(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
+                cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig, free)
+
+
+@njit(cache=True, inline="always")
+def _nth(mask, k):
+    """The direction of the ``k``-th set bit of ``mask`` (U, D, L, R order)."""
+    for d in range(4):
+        if (mask >> d) & 1:
+            if k == 0:
+                return d
+            k -= 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _count(mask):
+    k = 0
+    for d in range(4):
+        k += (mask >> d) & 1
+    return k
+
+
+@njit(cache=True)
+def choose(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
+           cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig, rng):
+    """The move a random walk takes here, uniformly among the open ones (-1: stuck), and the random state after.
+
+    A set with unsound rules decides every move (:func:`decide`) and draws
+    one of the open moves. A sound set draws its free moves in a random
+    order and takes the first open one, asking about one move at a time:
+    the same uniform choice among the open moves (each order of the
+    candidates is equally likely, so each open move is first among the open
+    ones equally often), with the moves after it never asked about.
+    :func:`labyrinth.engine.walker.random_walk` draws the same way for a
+    sound set decided in Python, so a set that gives the same answers walks
+    the same walk.
+    """
+    if not _sound(order):
+        mask = decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
+                      cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
+        if mask == 0:
+            return -1, rng
+        rng += _GOLDEN
+        return _nth(mask, int(_mix(rng) % np.uint64(_count(mask)))), rng
+    free = _prepare(order, nb, colour, end, taken, head, free_count, scratch, area, window)
+    known = 0  # moves whose verdict is known
+    opened = 0
+    if order[0] == 1:
+        forced = cshape(nb, end, taken, head, trig, ntrig) & free
+        if forced:
+            # the study's C-shape: one forced move is the only open one, two leave none
+            known = free
+            opened = forced if forced & (forced - 1) == 0 else 0
+    cand = free
+    while cand:
+        rng += _GOLDEN
+        d = _nth(cand, int(_mix(rng) % np.uint64(_count(cand))))
+        bit = 1 << d
+        if not known & bit:
+            known |= bit
+            opened |= _ask(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
+                           cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig,
+                           bit)
+        if opened & bit:
+            return d, rng
+        cand &= ~bit
+    return -1, rng
+
+
+@njit(cache=True)
+def _ask(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
+         cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig, free):
+    """The rules in ``order`` asked about the moves ``free`` at a prepared state: the open ones' mask."""
     disabled = 0
     forced = 0
     live = 0  # moves proven live (a certifying rule found a completion): no other rule is asked about them
     analysed = False
     i = 0
     count = order.shape[0]
-    for k in range(count):
-        if order[k] == matching.CERTIFY_CODE:
-            # the witness follows every step, forced ones too (a step it missed costs a rebuild); where the
-            # walker took a move no repair proved, the closure's fixed point is patched into one
-            if _witness.sync(nb, colour, end, taken, head, free_count, scratch) == _witness.MATCHING:
-                closure.closure_witness(nb, colour, end, taken, head, free_count, scratch)
     while i < count:
         code = order[i]
         if code >= PATTERN_BASE:

@@ -79,6 +79,8 @@ class OracleRules:
     #: the oracle decides every move: a caller may count whole subtrees in the verifier's exhaustive
     #: kernel (``enumerate_walks(..., subtree=verify.count_subtree)``)
     perfect = True
+    #: it never closes a live move: it walks as the sound sets do (:func:`labyrinth.engine.walker.random_walk`)
+    sound = True
 
     def __init__(self, oracle=None):
         if oracle is None:

@@ -4,9 +4,9 @@ These kernels drive a compiled rule set (:mod:`labyrinth.rules.program`);
 :mod:`labyrinth.engine.walker` is the front end that picks them when a rule
 set is compiled, and falls back to Python otherwise (the ``oracle`` set).
 
-Random numbers come from splitmix64 (Steele, Lea and Flood 2014, "Fast
-splittable pseudorandom number generators"), seeded per walk from
-``(seed, walk index)``, so a walk depends only on its seed and number.
+Random numbers come from splitmix64 (:mod:`labyrinth.rules._random`), seeded
+per walk from ``(seed, walk index)``, so a walk depends only on its seed and
+number; the move taken is drawn by :func:`labyrinth.rules.program.choose`.
 """
 
 import numpy as np
@@ -21,27 +21,13 @@ from labyrinth.rules.areas import (
     track_take,
 )
 from labyrinth.rules.frame import LEFT_DIR, RIGHT_DIR, Tables
-from labyrinth.rules.program import decide
+from labyrinth.rules._random import walk_seed
+from labyrinth.rules.program import choose, decide
 
 __all__ = ["COMPLETE", "STUCK", "Runner", "enumerate_chunk", "random_walk", "runs_until_stuck", "walk_seed"]
 
 COMPLETE = 1
 STUCK = 0
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
-
-@njit(cache=True)
-def _mix(z):
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def walk_seed(seed, index):
-    """The random state of walk ``index`` of a campaign seeded ``seed``."""
-    return _mix(np.uint64(seed) * _GOLDEN + _mix(np.uint64(index) + _GOLDEN))
-
 
 @njit(cache=True)
 def _direction(nb, a, b):
@@ -68,21 +54,12 @@ def random_walk(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_va
         if head == end:
             track_stop(area)
             return length, COMPLETE if free_count == 0 else STUCK
-        mask = decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
-                      cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
-        if mask == 0:
+        d, state = choose(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
+                          cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig,
+                          state)
+        if d < 0:
             track_stop(area)
             return length, STUCK
-        k = 0
-        for d in range(4):
-            k += (mask >> d) & 1
-        state += _GOLDEN
-        pick = int(_mix(state) % np.uint64(k))
-        for d in range(4):
-            if (mask >> d) & 1:
-                if pick == 0:
-                    break
-                pick -= 1
         head = track_step(nb, colour, n, end, taken, head, d, free_count - 1, area, scratch)
         heading = d
         path[length] = head
