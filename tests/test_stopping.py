@@ -147,8 +147,8 @@ def _lines(path):
 def _foreground():
     """In the child: a session of its own (a terminal's foreground job), signals as a shell leaves them."""
     os.setsid()
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
 
 
 class Case:
@@ -306,6 +306,18 @@ def test_no_worker_outlives_a_killed_command(run, tmp_path, case):
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert not left, f"{case.name}'s workers outlived it: {left}"
+
+
+@pytest.mark.skipif(not LINUX_PROC, reason="finds the workers through /proc")
+@pytest.mark.parametrize("name", ["rules-learn", "stats"])
+def test_no_worker_outlives_a_hung_up_command(run, name):
+    """A closed terminal (SIGHUP) ends the command by default; its workers go with it (issue 43, item 2)."""
+    proc, _, family = run(next(c for c in CASES if c.name == name), signal.SIGHUP)
+    assert proc.returncode == -signal.SIGHUP
+    left = _gone_within(family, 5.0)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"{name}'s workers outlived it: {left}"
 
 
 @pytest.mark.skipif(not LINUX_PROC, reason="finds the workers through /proc")

@@ -103,7 +103,7 @@ def _hard_exit(signum):
         with contextlib.suppress(Exception):
             stream.flush()
     with contextlib.suppress(OSError):
-        os.write(2, b"labyrinth: stopped at once (signalled again); every unit finished is stored\n")
+        os.write(2, b"labyrinth: stopped at once (signalled again; what was stored before stays)\n")
     os._exit(128 + signum)
 
 
