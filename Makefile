@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench browser engines screenshots clean
+.PHONY: demo test docs-check bench browser engines screenshots clean
 
 CHROMIUM ?= /usr/bin/chromium
 
@@ -56,6 +56,11 @@ engines:
 ## test: install, then run the whole suite (heavy checks and the browser test included)
 test: $(STAMP) browser engines
 	$(BIN)/python -m pytest -n 2
+
+## docs-check: the commands of README.md and docs/ parse, write under out/ and can run in reading order (no two
+## write one file or start one campaign), and the quick ones run as shown
+docs-check: $(STAMP)
+	$(BIN)/python -m pytest -q -n 2 tests/test_docs_commands.py tests/test_readme.py
 
 ## screenshots: refresh the README's pictures (reports/viewer.png, reports/report.png) in headless Chromium
 screenshots: $(STAMP) browser

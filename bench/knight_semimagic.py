@@ -185,7 +185,9 @@ def status(args):
     e = r.sample
     if e.get("units"):
         print(f"estimate from {e['units']} sampled units: {e['hours']} +- {e['plus_minus']} h of unit time in all "
-              f"(mean {e['mean']} s a unit)")
+              f"(mean {e['mean']} s a unit, at {e.get('rate', 0):g} M nodes/s: this machine under its load); "
+              f"{e.get('nodes', 0):.3g} +- {e.get('nodes_plus_minus', 0):.2g} nodes in all (any machine; "
+              f"{r.nodes:.3g} so far)")
     if "to_go_hours" in e:
         print(f"to go: {e['to_go_hours']} +- {e['to_go_plus_minus']} h of unit time for the {r.units_total - r.units_done} "
               f"units left (from the {e['to_go_units']} sampled units past the units run in order{_late(e)}); "

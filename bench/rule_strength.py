@@ -18,6 +18,8 @@ import json
 import math
 import pathlib
 import platform
+import shlex
+import signal
 import sys
 import time
 
@@ -25,6 +27,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from labyrinth.engine.walker import STUDY_7X7_RULES, walk_runs, wilson  # noqa: E402
+from labyrinth.jobs import held, stop_on_signals  # noqa: E402
 from labyrinth.rules import get_rule_set  # noqa: E402
 from labyrinth.view.charts import line_chart  # noqa: E402
 
@@ -187,6 +190,22 @@ def findings(units, labels, sizes):
     return out
 
 
+def _run_units(sets, sizes, units, store, args):
+    """Run the units not in ``units`` yet, appending each to ``store`` as it finishes."""
+    cache = {}
+    for label, name, on in sets:
+        for n in sizes:
+            if (label, n) in units:
+                continue
+            rec = run_unit(label, name, on, n, args, cache)
+            with held():  # a stop waits for the unit's line
+                units[label, n] = rec
+                with store.open("a") as f:
+                    f.write(json.dumps(rec) + "\n")
+            print(f"{label:40s} n={n:2d} runs={rec['runs']:4d} walks={rec['walks']:6d} stuck={rec['stuck']:5d} "
+                  f"{rec['seconds']:7.1f} s", flush=True)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="7,9,11,13,15,17,19,21")
@@ -213,17 +232,15 @@ def main(argv=None):
         if not args.resume:
             units = {}
             store.write_text("")
-        cache = {}
-        for label, name, on in sets:
-            for n in sizes:
-                if (label, n) in units:
-                    continue
-                rec = run_unit(label, name, on, n, args, cache)
-                units[label, n] = rec
-                with store.open("a") as f:
-                    f.write(json.dumps(rec) + "\n")
-                print(f"{label:40s} n={n:2d} runs={rec['runs']:4d} walks={rec['walks']:6d} stuck={rec['stuck']:5d} "
-                      f"{rec['seconds']:7.1f} s", flush=True)
+        try:
+            with stop_on_signals():
+                _run_units(sets, sizes, units, store, args)
+        except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM: the units finished are in the store
+            again = shlex.join(["python", "bench/rule_strength.py", *[a for a in args.argv if a != "--resume"],
+                                "--resume"])
+            print(f"bench/rule_strength.py: interrupted ({signal.Signals(getattr(stop, 'signum', 2)).name}); "
+                  f"{len(units)} units stored in {store}; continue with: {again}", file=sys.stderr)
+            sys.exit(getattr(stop, "status", 130))
     text, svg = report(units, sets, sizes, args)
     out = pathlib.Path(args.report)
     out.write_text(text + "\n")

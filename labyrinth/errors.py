@@ -12,6 +12,7 @@ __all__ = [
     "CampaignInterrupted",
     "EngineError",
     "FormatError",
+    "Interrupted",
     "LabyrinthError",
     "PathError",
     "TimeLimitError",
@@ -80,17 +81,50 @@ class CampaignExists(LabyrinthError):
         super().__init__(reason, source=source)
 
 
-class CampaignInterrupted(KeyboardInterrupt):
-    """A campaign stopped before its end (Ctrl-C, or a worker process killed); every unit finished is stored.
+#: the signal numbers of Ctrl-C and of ``kill`` (POSIX; the same on every platform Python runs on)
+SIGINT, SIGTERM = 2, 15
 
-    Not a :class:`LabyrinthError`: nothing was wrong with the input. ``reason``
-    says what stopped it, ``campaign`` is its id, ``stored`` of ``units`` the
-    units recorded in the store (a resume runs the rest).
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by a signal: Ctrl-C (SIGINT) or SIGTERM; what it stored is kept.
+
+    Not a :class:`LabyrinthError`: nothing was wrong with the input. The
+    message says what was stored and how to go on; ``signum`` is the signal,
+    and :attr:`status` the exit status a shell expects of it (130, 143).
+
+    >>> Interrupted("interrupted", signum=SIGTERM).status
+    143
     """
 
-    def __init__(self, reason, *, campaign=None, stored=0, units=0):
+    def __init__(self, message="interrupted", *, signum=SIGINT):
+        self.signum = signum
+        super().__init__(message)
+
+    @property
+    def status(self):
+        return 128 + self.signum
+
+    @property
+    def signal_name(self):
+        """``SIGINT`` or ``SIGTERM`` (the name of another signal, or its number)."""
+        import signal
+
+        try:
+            return signal.Signals(self.signum).name
+        except ValueError:
+            return f"signal {self.signum}"
+
+
+class CampaignInterrupted(Interrupted):
+    """A campaign stopped before its end (Ctrl-C, SIGTERM, or a worker process killed); every unit finished is stored.
+
+    ``reason`` says what stopped it, ``campaign`` is its id, ``stored`` of
+    ``units`` the units recorded in the store (a resume runs the rest).
+    """
+
+    def __init__(self, reason, *, campaign=None, stored=0, units=0, signum=SIGINT):
         self.reason, self.campaign, self.stored, self.units = reason, campaign, stored, units
-        super().__init__(reason)
+        super().__init__(reason, signum=signum)
 
 
 class ToggleSizeError(LabyrinthError):

@@ -87,7 +87,7 @@ def test_the_workers_of_a_sigkilled_audit_die_with_it(tmp_path):
 def test_a_worker_without_the_kernel_s_help_still_exits_when_its_parent_is_killed():
     script = textwrap.dedent("""
         import os, sys, time
-        import labyrinth.jobs.executors as ex
+        import labyrinth.jobs.pool as ex
         parent = os.getpid()
         child = os.fork()
         if child == 0:

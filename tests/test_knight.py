@@ -302,8 +302,9 @@ def test_cli_draw(capsys, tmp_path):
     out_svg = tmp_path / "d.svg"
     status, _, err = _run(capsys, "knight", "draw", TOUR_5, "--svg", str(out_svg))
     assert status == 0 and out_svg.read_text() == render_path(parse_path(TOUR_5), margins=True)
-    status, _, err = _run(capsys, "knight", "draw", "knight:5@2,1:SSE", "--svg", str(out_svg), "--no-margins")
-    assert status == 0 and "no completion starts" in err and "row 1: sum" not in out_svg.read_text()
+    status, out, _ = _run(capsys, "knight", "draw", "knight:5@2,1:SSE", "-o", str(out_svg), "--no-margins")
+    assert status == 0 and "no completion starts" in out and "row 1: sum" not in out_svg.read_text()
+    assert out.startswith(f"wrote {out_svg}: ")  # like the other draw commands: the answer on stdout
 
 
 @pytest.mark.parametrize("argv, needle", [

@@ -321,6 +321,33 @@ def test_estimate_from_a_random_sample(tmp_path):
         assert again["to_go_units"] == len(past) and again["late_units"] == len(late & set(past)) == 3
 
 
+def test_the_estimate_gives_the_nodes_which_meet_the_real_total_whatever_the_machine(tmp_path):
+    """Issue 44 (4): a unit's time depends on the machine and its load (the sample of the whole enumeration:
+    29 h estimated on one machine, 186 h on a slower, busier one), its nodes do not. On a scoped campaign run
+    to the end, the nodes estimated from the sample hold the real total within their band, two runs of the same
+    sample give the same nodes whatever their times, and the hours come with the rate they were measured at."""
+    plan = [u.name for u in S.plan_units(depth=1, scope=SCOPE)]
+    estimates = []
+    for name in ("a.db", "b.db"):
+        with Store(tmp_path / name) as store:
+            result, _ = run_campaign(store, scope=SCOPE, depth=1, sample=len(plan) // 2, seed=1,
+                                     max_units=len(plan) // 2)
+            estimates.append(result.sample)
+            result, _ = run_campaign(store, scope=SCOPE, depth=1, resume=True)
+            assert result.complete
+            real = result.nodes
+            done = store.done_units(result.campaign)
+            assert all(rec["cpu_seconds"] >= 0 for rec in done.values())
+    a, b = estimates
+    assert a["units"] == b["units"] == len(plan) // 2
+    assert (a["nodes"], a["nodes_plus_minus"]) == (b["nodes"], b["nodes_plus_minus"])  # the machine's state aside
+    assert abs(a["nodes"] - real) <= a["nodes_plus_minus"], (a, real)
+    assert a["rate"] > 0 and a["cpu_hours"] >= 0 and a["cpu_plus_minus"] >= 0
+    sampled = [rec for rec in done.values() if rec.get("sample")]
+    rate = sum(r["nodes"] for r in sampled) / sum(r["seconds"] for r in sampled) / 1e6
+    assert b["rate"] == pytest.approx(rate, rel=0.01)
+
+
 def test_estimate_keeps_the_pairs_run_ahead_apart():
     """Pairs run ahead of the plan are a part with its own block; the two parts' times to go add."""
     plan = ["a u0", "a u1", "a u2", "b u3", "b u4", "b u5"]

@@ -35,7 +35,7 @@ LEFT_OUT = {
         "about a minute; mining is tested on 5x5 in tests/test_rules.py and tests/test_newcomer.py",
     "labyrinth audit -n 21 --rules default --walks 100 --seed 1 --jobs 2":
         "minutes; its time is a benchmark (reports/BENCHMARKS.md); 21x21 walk audits run in tests/test_verify.py",
-    "labyrinth audit --trace data/corpus --report reports/corpus-audit.md --jobs 2 --no-patterns":
+    "labyrinth audit --trace data/corpus --report out/corpus-audit.md --jobs 2 --no-patterns":
         "about 8 minutes; tests/test_trace.py audits corpus files, and reports/corpus-audit.md is its output",
     "labyrinth audit -n 21 --walks 1000 --executor ray":
         "an hour on a cluster; tests/test_ray.py runs a campaign on a local Ray cluster",
@@ -48,9 +48,12 @@ LEFT_OUT = {
         "15-40 s; the enumeration in tests/test_knight_magic.py answers it (no symmetric tour has both diagonals 260)",
     "labyrinth knight magic --all --db out/m.db --sample 300 --seed 1 --max-units 300":
         "half an hour or more (300 units drawn at random); tests/test_knight_semimagic.py samples a small campaign",
-    "labyrinth knight magic --all --closed --db out/m.db --jobs 2":
+    "labyrinth knight magic --all --closed --db out/magic.db --jobs 2":
         "about 1.2 h on 2 cores (every closed tour); tests/test_knight_semimagic.py runs a closed campaign over a "
         "part of it and has the whole campaign take its units",
+    "labyrinth knight magic --all --db out/magic.db --jobs 2 --resume":
+        "about 15 h on 2 cores: the whole enumeration; tests/test_knight_semimagic.py runs and resumes a "
+        "campaign over a part of it",
     "labyrinth knight magic --all --db out/m.db --jobs 2 --resume":
         "about 15 h on 2 cores: the whole enumeration; tests/test_knight_semimagic.py runs and resumes a "
         "campaign over a part of it",

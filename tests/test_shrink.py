@@ -103,3 +103,21 @@ def test_minimize_shrinks_a_stored_over_pruned_finding(tmp_path, wrong, capsys):
     assert parse_state(shrunk["state"]).n <= 9
     assert main(["minimize", "--moves", over[0]["state"], "--move", over[0]["move"], "--rules", wrong]) == 0
     assert "smallest case" in capsys.readouterr().out
+
+
+def test_the_docs_shrinking_demo_shrinks(tmp_path, capsys):
+    """Issue 44 (9): docs/auditing.md's demonstration (examples/rules/beside-line.rule, finding 5) ends smaller
+    on both counts: a smaller board and a shorter walk, the same rule still closing a feasible move."""
+    from pathlib import Path
+
+    rule = str(Path(__file__).resolve().parent.parent / "examples" / "rules" / "beside-line.rule")
+    db = str(tmp_path / "beside.db")
+    assert main(["audit", "-n", "11", "--rules", rule, "--walks", "5", "--seed", "1", "--db", db,
+                 "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["minimize", "--finding", "5", "--db", db, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    before, after = parse_state(out["original"]), parse_state(out["state"])
+    assert after.n < before.n and len(after.moves) < len(before.moves) and out["rule"] == "beside-line"
+    with get_oracle("auto") as oracle:
+        assert oracle.decide(after.after(out["move"])).feasible

@@ -232,6 +232,27 @@ def test_report_is_self_contained_and_links_each_pattern_to_its_example(store_db
         assert f">{backend}</text>" in page
 
 
+def test_report_rows_name_every_kind_of_campaign_and_count_an_unfinished_one_s_units(tmp_path):
+    """Issue 44 (7): a trace campaign is not 'NonexNone, None walks'; an unfinished campaign's row counts the
+    findings of the units it has stored (as 'in store' does), not an empty total."""
+    from labyrinth.view._campaigns import board_and_run, campaign_row
+    from verify import Store
+
+    with Store(tmp_path / "k.db") as store:
+        trace = store.start_campaign("trace", {"kind": "trace", "files": 3, "digest": "ab"})
+        walks = store.start_campaign("walks", {"n": 9, "walks": 20, "seed": 4, "kind": "walks"}, seed=4)
+        knight = store.start_campaign("knight-semimagic", {"board": 8, "closed": False, "diagonals": False,
+                                                           "depth": 2})
+        for i, found in enumerate((2, 3)):
+            store.record_unit(walks, f"walk {i}", [], {"walks": 1, "findings": {"missed-dead": found}})
+        rows = {r["id"]: campaign_row(r, store) for r in store.campaigns()}
+    assert board_and_run(rows[trace]) == ("research files", "3 files, their recorded options")
+    assert board_and_run(rows[walks]) == ("9x9", "20 walks, seed 4")
+    assert board_and_run(rows[knight]) == ("8x8", "knight-semimagic")
+    assert rows[walks]["totals"] == {"walks": 2, "findings": {"missed-dead": 5}}
+    assert not any("None" in " ".join(board_and_run(r)) for r in rows.values())
+
+
 # --- the viewer's server -------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def server(store_db):

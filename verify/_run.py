@@ -4,9 +4,10 @@ import collections
 import dataclasses
 import time
 
-from labyrinth.errors import CampaignInterrupted, LabyrinthError
+from labyrinth.errors import SIGINT, CampaignInterrupted, LabyrinthError
 from labyrinth.jobs.claims import Claims
-from labyrinth.jobs.executors import run_local, run_ray, run_serial, stop_between_units
+from labyrinth.jobs.executors import run_local, run_ray, run_serial
+from labyrinth.jobs.stopping import held
 from verify.audit import COUNTERS, AuditTotals
 
 __all__ = ["Run", "Workers"]
@@ -37,10 +38,9 @@ class Run:
     :class:`~labyrinth.errors.CampaignInterrupted` with the units stored.
     """
 
-    def __init__(self, store, campaign, tasks, progress, workers, extra=(), on_stop=None):
+    def __init__(self, store, campaign, tasks, progress, workers, extra=()):
         self.store, self.campaign, self.tasks, self.progress = store, campaign, tasks, progress
         self.workers = workers
-        self.on_stop, self._check = on_stop, None
         self.done = store.done_units(campaign)
         self.todo = [t for t in tasks if t[2] not in self.done]
         self.units = len(tasks) + len(extra)  # extra: units run by the caller afterwards (the top of a tree)
@@ -62,7 +62,7 @@ class Run:
         self.claims.close()
         if isinstance(err, KeyboardInterrupt) and not isinstance(err, CampaignInterrupted):
             raise CampaignInterrupted(str(err) or "interrupted", campaign=self.campaign, stored=len(self.done),
-                                      units=self.units) from None
+                                      units=self.units, signum=getattr(err, "signum", SIGINT)) from None
 
     def _add(self, unit_json):
         unit = _totals_from_json(unit_json)
@@ -97,21 +97,19 @@ class Run:
         self.reported.extend(findings)
         if self.progress is not None:
             self.progress(len(self.done), self.units, self.totals)
-        if self._check is not None:
-            self._check()  # Ctrl-C was pressed: stop here, with this unit stored
 
     def execute(self, init_args, *, jobs=1, executor="local", address=None):
         if executor not in ("local", "ray"):
             raise LabyrinthError("unknown executor (local or ray)", token=executor)
-        with stop_between_units(self.on_stop) as self._check:
-            if executor == "ray":
-                run_ray(self.claims, self.workers.ray_task, init_args, jobs, address, self.finish)
-            elif jobs <= 1 or len(self.todo) <= 1:
-                run_serial(self.claims, lambda: self.workers.ensure(init_args), self.finish)
-            else:
-                run_local(self.claims, self.workers.init, init_args, jobs, self.finish)
+        if executor == "ray":
+            run_ray(self.claims, self.workers.ray_task, init_args, jobs, address, self.finish)
+        elif jobs <= 1 or len(self.todo) <= 1:
+            run_serial(self.claims, lambda: self.workers.ensure(init_args), self.finish)
+        else:
+            run_local(self.claims, self.workers.init, init_args, jobs, self.finish)
         self.totals.seconds = self.prior + time.perf_counter() - self.t0
-        self.store.set_elapsed(self.campaign, self.totals.seconds)
+        with held():
+            self.store.set_elapsed(self.campaign, self.totals.seconds)
 
 
 def _totals_from_json(obj):

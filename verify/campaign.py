@@ -41,6 +41,7 @@ import time
 from labyrinth.engine import State
 from labyrinth.engine_protocol.messages import DEPTH_FIRST
 from labyrinth.errors import LabyrinthError
+from labyrinth.jobs.stopping import held
 from verify._run import Run, Workers
 from verify.audit import (
     MISSED_DEAD,
@@ -349,7 +350,7 @@ def check_split(n, split):
 def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, split=None, jobs=1,
                  executor="local", address=None, oracle="auto", time_limit=60.0, patterns="auto",
                  pattern_time_limit=PATTERN_SECONDS, resume=False, progress=None, engine_timeout=None,
-                 engine_order=None, refuse_same=False, on_stop=None):
+                 engine_order=None, refuse_same=False):
     """Run an audit campaign into ``store``; returns ``(campaign id, totals, findings reported)``.
 
     Parameters
@@ -383,10 +384,10 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
     refuse_same : bool
         Without ``resume``, refuse (:class:`~labyrinth.errors.CampaignExists`)
         when the store holds a campaign with these settings, instead of starting another.
-    on_stop : callable, optional
-        Called on the first Ctrl-C: the run then stops when the unit running
-        now is stored (a second Ctrl-C stops at once); either way it raises
-        :class:`~labyrinth.errors.CampaignInterrupted`, naming the units stored.
+
+    The first Ctrl-C or SIGTERM stops the run at once (the units running are
+    given up) and raises :class:`~labyrinth.errors.CampaignInterrupted`,
+    naming the units stored (:mod:`labyrinth.jobs.stopping`).
     """
     from labyrinth.rules import get_rule_set
     from oracle import get_oracle
@@ -419,7 +420,7 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
     init_args = ((name, tuple(off), tuple(on)), time_limit, (patterns, pattern_time_limit), oracle, engine_timeout,
                  engine_order)
     try:
-        with Run(store, campaign, tasks, progress, _WORKERS, extra=["top"] if exhaustive else [], on_stop=on_stop) as run:
+        with Run(store, campaign, tasks, progress, _WORKERS, extra=["top"] if exhaustive else []) as run:
             run.execute(init_args, jobs=jobs, executor=executor, address=address)
             if exhaustive and run.take("top"):  # every unit is recorded now, by this run or another
                 unit_good = {u[5:].replace("-", ""): t.get("walkthroughs", 0) > 0
@@ -433,7 +434,8 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
                 found = _confirmed(found, top_totals)
                 top_totals.seconds = time.perf_counter() - t0
                 top_totals.add_engine(rules)
-                run.finish(("top", found, top_totals, {}))
+                with held():
+                    run.finish(("top", found, top_totals, {}))
     finally:
         for r in (rules, _CTX.get("rules")):
             if hasattr(r, "close"):  # an external engine started here (not in a worker): shut it down
@@ -444,9 +446,9 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
 
 def run_trace_campaign(store, files, *, jobs=1, executor="local", address=None, oracle="auto", time_limit=60.0,
                        patterns="auto", pattern_time_limit=PATTERN_SECONDS, resume=False, progress=None,
-                       refuse_same=False, on_stop=None):
-    """Audit research files (:mod:`verify.trace`) into ``store``: one unit per file (``refuse_same``, ``on_stop``:
-    as for :func:`run_campaign`).
+                       refuse_same=False):
+    """Audit research files (:mod:`verify.trace`) into ``store``: one unit per file (``refuse_same``: as for
+    :func:`run_campaign`).
 
     Returns ``(campaign id, totals, findings reported, summaries)`` where
     ``summaries`` holds every file's :class:`verify.trace.TraceSummary` as a dict
@@ -467,7 +469,7 @@ def run_trace_campaign(store, files, *, jobs=1, executor="local", address=None, 
     campaign = store.start_campaign("trace", params, rules="research-program", code_version=code_version(),
                                     resume=resume, refuse_same=refuse_same)
     tasks = [(_trace_unit, (f,), f"file {f}") for f in files]
-    with Run(store, campaign, tasks, progress, _WORKERS, on_stop=on_stop) as run:
+    with Run(store, campaign, tasks, progress, _WORKERS) as run:
         run.execute((("none", (), ()), time_limit, (patterns, pattern_time_limit), oracle, None, None), jobs=jobs,
                     executor=executor, address=address)
     store.finish_campaign(campaign, run.totals.to_json())

@@ -32,6 +32,7 @@ import time
 
 from labyrinth.engine.walker import random_walk
 from labyrinth.errors import LabyrinthError, TimeLimitError
+from labyrinth.jobs.stopping import held
 from labyrinth.rules import PatternRule, RuleSet, get_rule_set, parse_rules
 from labyrinth.rules.language import ALLOWED, RADIUS
 
@@ -94,9 +95,10 @@ class _Store:
             self.path.write_text("")
 
     def add(self, record):
-        self.records.append(record)
-        with self.path.open("a") as f:
-            f.write(json.dumps(record) + "\n")
+        with held():  # a stop signal waits for the line to be written whole
+            self.records.append(record)
+            with self.path.open("a") as f:
+                f.write(json.dumps(record) + "\n")
 
     def findings(self, round_):
         return {r["state"]: r for r in self.records if r["kind"] == "finding" and r["round"] == round_}
@@ -190,27 +192,24 @@ def _decide_all(missing, round_, prefix, oracle, time_limit, jobs, t0, budget, k
             count += 1
             progress(count)
         return 0
-    import concurrent.futures
-    import multiprocessing
+    from labyrinth.jobs.pool import WorkerPool
 
-    context = multiprocessing.get_context("spawn")
-    pool = concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context)
-    try:
-        futures = [pool.submit(_worker_decide, state.compact(), round_, f"{prefix}-{round_}-{k + 1}", time_limit)
-                   for k, state in missing]
-        finished = 0
-        for future in concurrent.futures.as_completed(futures):
-            record = future.result()
-            keeper.add(record)
-            done[record["state"]] = record
-            finished += 1
-            count += 1
-            progress(count)
-            if over():
-                break
-        return len(missing) - finished
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    finished = 0
+    with WorkerPool(jobs, start="spawn") as pool:  # fresh interpreters, each with an oracle of its own
+        results = pool.map_unordered(_worker_decide, [(state.compact(), round_, f"{prefix}-{round_}-{k + 1}",
+                                                       time_limit) for k, state in missing])
+        try:
+            for record in results:
+                keeper.add(record)
+                done[record["state"]] = record
+                finished += 1
+                count += 1
+                progress(count)
+                if over():
+                    break
+        finally:
+            results.close()  # the budget ran out: the findings being decided wait for the next run
+    return len(missing) - finished
 
 
 def learn(sizes, *, base="default", rounds=3, walks=400, seed=0, store, resume=False, budget=None,

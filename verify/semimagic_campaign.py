@@ -30,7 +30,7 @@ import random
 import socket
 import time
 
-from labyrinth.errors import CampaignExists, LabyrinthError
+from labyrinth.errors import SIGINT, CampaignExists, CampaignInterrupted, LabyrinthError
 from labyrinth.puzzles.knight._magic_common import Conditions, check_magic
 from labyrinth.puzzles.knight.semimagic import DEPTH, parse_unit, plan_units, run_unit, summarize, unit_pair
 
@@ -162,6 +162,12 @@ def estimate(done, total, plan=None, elsewhere=frozenset()):
 
     Only the units run as the random sample count (their mean is an unbiased
     estimate of the mean unit time); ``plus_minus`` is two standard errors.
+    A unit's time depends on the machine and its load (the same units took
+    6 times as long on a slower, busier machine), its search nodes do not: so
+    the estimate also gives the total ``nodes`` (``nodes_plus_minus``), the
+    sample's ``rate`` (million nodes a second of unit time) that turns nodes
+    into hours here, and, where the units recorded it, ``cpu_hours`` (their
+    processor time, which load does not stretch).
 
     With ``plan`` (every unit's name, in the order a run takes the units
     after the sample), the time still to go is estimated too: the units run
@@ -187,12 +193,20 @@ def estimate(done, total, plan=None, elsewhere=frozenset()):
     >>> e["hours"], e["to_go_units"], e["to_go_hours"], e["expected_hours"]
     (0.08, 2, 0.02, 2.06)
     """
-    times = [float(r["seconds"]) for r in done.values() if r.get("sample") and not r.get("late")]
+    sampled = [r for r in done.values() if r.get("sample") and not r.get("late")]
+    times = [float(r["seconds"]) for r in sampled]
     out = {"units": len(times)}
     if times:
         mean, err = _mean_and_error(times)
         out |= {"mean": round(mean, 3), "hours": round(mean * total / 3600, 2),
                 "plus_minus": round(err * total / 3600, 2)}
+        nodes, nodes_err = _mean_and_error([int(r.get("nodes", 0)) for r in sampled])
+        out |= {"nodes": round(nodes * total), "nodes_plus_minus": round(nodes_err * total)}
+        if sum(times) > 0:
+            out["rate"] = round(nodes * len(times) / sum(times) / 1e6, 2)  # M nodes a second of unit time
+        if all("cpu_seconds" in r for r in sampled):
+            cpu, cpu_err = _mean_and_error([float(r["cpu_seconds"]) for r in sampled])
+            out |= {"cpu_hours": round(cpu * total / 3600, 2), "cpu_plus_minus": round(cpu_err * total / 3600, 2)}
     if plan is not None and any(r.get("sample") for r in done.values()):
         work = sum(float(r.get("seconds", 0.0)) for r in done.values())
         ahead = {unit_pair(u) for u, r in done.items() if r.get("ahead")}
@@ -252,14 +266,14 @@ def _ray_task(init_args, fn, fargs):
 
 
 def _unit_task(name, closed, diagonals, deadline, sample):
+    cpu = time.thread_time()
     res = run_unit(parse_unit(name), Conditions(closed=closed, diagonals=diagonals), deadline=deadline)
-    return name, res, sample, socket.gethostname(), os.getpid()
+    return name, res, sample, socket.gethostname(), os.getpid(), time.thread_time() - cpu
 
 
 # --- driver ------------------------------------------------------------------------------------
 def run_campaign(store, conditions=Conditions(), *, depth=DEPTH, scope=None, jobs=1, executor="local", address=None,
-                 time_limit=None, resume=False, new=False, sample=0, seed=0, first=(), max_units=None, progress=None,
-                 on_stop=None):
+                 time_limit=None, resume=False, new=False, sample=0, seed=0, first=(), max_units=None, progress=None):
     """Run (or go on with) the campaign of ``conditions``: ``(CampaignResult, stopped_early)``.
 
     Parameters
@@ -287,9 +301,14 @@ def run_campaign(store, conditions=Conditions(), *, depth=DEPTH, scope=None, job
         Stop this run after so many units.
     progress : callable or None
         ``progress(done, total, result_of_unit)`` after each unit stored.
+
+    The first Ctrl-C or SIGTERM stops the run at once (the units running are
+    given up) and raises :class:`~labyrinth.errors.CampaignInterrupted`,
+    naming the units stored.
     """
     from labyrinth.jobs.claims import Claims
-    from labyrinth.jobs.executors import run_local, run_ray, run_serial, stop_between_units
+    from labyrinth.jobs.executors import run_local, run_ray, run_serial
+    from labyrinth.jobs.stopping import held
     from verify.campaign import code_version
 
     if executor not in ("local", "ray"):
@@ -321,12 +340,12 @@ def run_campaign(store, conditions=Conditions(), *, depth=DEPTH, scope=None, job
     claims = Claims(store, campaign, tasks, lambda unit, totals: done.__setitem__(unit, totals))
 
     def finish(result):
-        name, res, in_sample, host, pid = result
+        name, res, in_sample, host, pid, cpu = result
         if not res.finished:
             stopped.append(name)
             claims.queue.clear()
             return
-        rec = res.to_json() | {"host": host, "pid": pid, "code": version}
+        rec = res.to_json() | {"cpu_seconds": round(cpu, 3), "host": host, "pid": pid, "code": version}
         if in_sample:
             rec["sample"] = True
             if late:
@@ -340,22 +359,24 @@ def run_campaign(store, conditions=Conditions(), *, depth=DEPTH, scope=None, job
         if deadline is not None and time.time() > deadline:
             stopped.append(name)
             claims.queue.clear()
-        check()
 
     try:
-        with stop_between_units(on_stop) as check:
-            if not tasks:
-                pass
-            elif executor == "ray":
-                run_ray(claims, _ray_task, (), jobs, address, finish)
-            elif jobs <= 1 or len(tasks) <= 1:
-                run_serial(claims, lambda: _ensure(()), finish)
-            else:
-                _init()
-                run_local(claims, _init, ((),), jobs, finish)
+        if not tasks:
+            pass
+        elif executor == "ray":
+            run_ray(claims, _ray_task, (), jobs, address, finish)
+        elif jobs <= 1 or len(tasks) <= 1:
+            run_serial(claims, lambda: _ensure(()), finish)
+        else:
+            _init()
+            run_local(claims, _init, ((),), jobs, finish)
+    except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, a worker killed: every unit finished is stored
+        raise CampaignInterrupted(str(stop) or "interrupted", campaign=campaign, stored=len(done),
+                                  units=len(units), signum=getattr(stop, "signum", SIGINT)) from None
     finally:
         claims.close()
-        store.set_elapsed(campaign, prior + time.perf_counter() - t0)
+        with held():
+            store.set_elapsed(campaign, prior + time.perf_counter() - t0)
     result = stored_results(store, campaign, conditions, depth=depth, scope=scope)
     if result.complete:
         store.finish_campaign(campaign, {k: v for k, v in result.to_json().items() if k != "grids"})

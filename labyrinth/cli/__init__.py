@@ -4,6 +4,7 @@ Each subcommand family lives in its own module with a ``register(sub)`` function
 """
 
 import argparse
+import contextlib
 import difflib
 import os
 import re
@@ -26,6 +27,7 @@ from labyrinth.cli import (
 )
 from labyrinth.cli._common import EXIT_BAD_INPUT, EXIT_UNKNOWN, nearest_option, note
 from labyrinth.errors import LabyrinthError, TimeLimitError
+from labyrinth.jobs.stopping import stop_on_signals
 
 __all__ = ["main"]
 
@@ -53,7 +55,8 @@ first steps:
 
 exit status: 0 done (an audit's findings are its results: 0 too), 1 a regression
 (regress) or a rule not proved sound (rules lint), 2 bad input, 3 a time limit ran
-out (the answer is unknown, never a guess), 130 interrupted (Ctrl-C)."""
+out (the answer is unknown, never a guess), 130 interrupted (Ctrl-C), 143 stopped
+by SIGTERM."""
 
 
 def main(argv=None):
@@ -61,8 +64,22 @@ def main(argv=None):
     from labyrinth import compiling
 
     parser = _parser()
+    program = argv is None  # the process is this command (not a caller's test or a warm-up step)
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = parser.parse_args(argv)
+    args.argv = argv  # for the command line that continues an interrupted run
     token = compiling.begin(_command_key(args), _compiling if _is_terminal(sys.stderr) else None)
+    # a long command stops at once on the first Ctrl-C or SIGTERM (a short one keeps Python's own Ctrl-C)
+    stopping = stop_on_signals(last=program) if getattr(args, "stoppable", False) else contextlib.nullcontext()
+    try:
+        with stopping:
+            return _run(args)
+    finally:
+        compiling.end(token)
+
+
+def _run(args):
+    """Run the subcommand: its exit status, an error as one line."""
     try:
         status = args.run(args)
         sys.stdout.flush()  # inside the try: a closed pipe is noticed here, not at exit
@@ -76,11 +93,9 @@ def main(argv=None):
     except LabyrinthError as err:
         note(f"labyrinth: {err}")
         return EXIT_BAD_INPUT
-    except KeyboardInterrupt as stop:  # Ctrl-C; an audit says what it stored and how to go on
+    except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM; a long command says what it stored and how to go on
         note(f"labyrinth: {stop}" if str(stop) else "labyrinth: interrupted")
-        return 130
-    finally:
-        compiling.end(token)
+        return getattr(stop, "status", 130)
 
 
 def _command_key(args):
@@ -167,4 +182,27 @@ def _parser():
             family.register(sub, main)  # warm-up runs its steps through the entry point, passed in
         else:
             family.register(sub)
+    _fill_help(parser)
     return parser
+
+
+#: help for the options many commands share, where a command gives none of its own
+_SHARED_HELP = {
+    "seed": "random seed (default %(default)s): the same seed gives the same result",
+    "json": "print JSON (one object per line) instead of text",
+    "rounds": "learning rounds (default %(default)s)",
+    "no_progress": "no progress bar (on a terminal) or progress lines (in a log)",
+}
+
+
+def _fill_help(parser):
+    """Every subcommand's ``--help`` opens with what it does, and the shared options say what they are."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {a.dest: a.help for a in action._choices_actions}
+            for name, sub in action.choices.items():
+                if sub.description is None and helps.get(name):
+                    sub.description = helps[name][:1].upper() + helps[name][1:] + "."
+                _fill_help(sub)
+        elif action.help is None and action.dest in _SHARED_HELP:
+            action.help = _SHARED_HELP[action.dest]

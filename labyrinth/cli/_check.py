@@ -120,3 +120,5 @@ def _table(rows):
     print(f"{len(rows)} states: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
           + f"; {total:.1f} s"
           + (f"; {partial} partly undecided (out of --time-limit: '?' marks what is unknown)" if partial else ""))
+    if len(rows) == 1 and rows[0][1].witness:  # one state: its witness too (--json gives every state's)
+        print(f"witness (moves that complete it): {rows[0][1].witness}")

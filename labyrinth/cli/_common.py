@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from labyrinth.cli._limits import seconds
+from labyrinth.cli._progress import advance, progress_bar  # noqa: F401 (the commands import them from here)
 from labyrinth.errors import LabyrinthError
 
 EXIT_OK, EXIT_FINDING, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
@@ -112,11 +113,28 @@ def rule_set(args):
     args.engine = None
     off = [r for r in getattr(args, "off", "").split(",") if r]
     on = [r for r in getattr(args, "on", "").split(",") if r]
-    rules = get_rule_set(args.rules, off=off, on=on, engine_timeout=getattr(args, "engine_timeout", None),
-                         engine_order=engine_order(args))
+    try:
+        rules = get_rule_set(args.rules, off=off, on=on, engine_timeout=getattr(args, "engine_timeout", None),
+                             engine_order=engine_order(args))
+    except LabyrinthError as err:
+        raise _with_nearest_set(err, args.rules) from None
     if hasattr(rules, "start"):
         rules.start()
     return rules
+
+
+def _with_nearest_set(err, name):
+    """``err`` for an unknown rule-set name, with the nearest name it may have meant (``univrsal``: ``universal``)."""
+    import difflib
+
+    from labyrinth.rules import RULE_SETS
+
+    if "unknown rule set" not in str(err) or err.token != name:
+        return err
+    close = difflib.get_close_matches(name, list(RULE_SETS), n=1, cutoff=0.6)
+    if not close:
+        return err
+    return type(err)(f"{err.reason}; did you mean {close[0]!r}?", source=err.source, token=err.token)
 
 
 def rules_label(rules, args):
@@ -200,7 +218,8 @@ def write_bytes(path, data, what=None, say=True):
     except OSError as err:
         raise LabyrinthError(f"cannot write: {err.strerror or err}", source=path) from None
     if say:
-        wrote(path, what)
+        big = f"{len(data) / 1e6:.0f} MB" if len(data) >= 1e6 else None  # a large file says how large
+        wrote(path, ", ".join(w for w in (what, big) if w) or None)
 
 
 def wrote(path, what=None):
@@ -270,29 +289,33 @@ def emit(obj):
     sys.stdout.flush()
 
 
-def progress_bar(total, *, unit, disable=False, desc=None):
-    """A progress bar on stderr, shown only when stderr is a terminal (so logs stay small).
 
-    Update it with :func:`advance` (never a refresh per update: tqdm redraws
-    at most ten times a second); the ``unit`` is fixed when the bar is made.
+def again(args, add=(), drop=()):
+    """This command line again (as typed), with the options ``add`` (``--resume``) and without ``drop`` (``--new``).
+
+    >>> import argparse
+    >>> again(argparse.Namespace(argv=["audit", "-n", "7", "--new", "--db", "my runs.db"]), ["--resume"], ["--new"])
+    "labyrinth audit -n 7 --db 'my runs.db' --resume"
     """
-    from tqdm import tqdm
+    import shlex
 
-    shown = not disable and _is_terminal(sys.stderr)
-    return tqdm(total=total, disable=not shown, file=sys.stderr, unit=unit, desc=desc, dynamic_ncols=True,
-                mininterval=0.2)
-
-
-def advance(bar, done, total=None):
-    """Move ``bar`` to ``done`` (and set a new ``total``), redrawn at tqdm's own pace."""
-    if total is not None and total != bar.total:
-        bar.total = total
-    if done > bar.n:
-        bar.update(done - bar.n)
+    words = [w for w in getattr(args, "argv", None) or [] if w not in drop]
+    words += [w for w in add if w not in words]
+    return shlex.join(["labyrinth", *words])
 
 
-def _is_terminal(stream):
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
+def stop_message(stop, what, command=None):
+    """The :class:`~labyrinth.errors.Interrupted` to raise for a run ``stop`` ended: what it kept, how to go on.
+
+    ``what`` says what was stored (or that nothing was); ``command`` is the
+    exact command that continues, when there is one. The CLI prints the
+    message as ``labyrinth: interrupted (SIGTERM); ...`` and exits 128 + the
+    signal (130 for Ctrl-C, 143 for SIGTERM).
+    """
+    from labyrinth.errors import SIGINT, Interrupted
+
+    signum = getattr(stop, "signum", SIGINT)
+    reason = getattr(stop, "reason", None) or str(stop)
+    why = Interrupted(signum=signum).signal_name if reason in ("", "interrupted") else reason
+    text = f"interrupted ({why}); {what}" + (f"; continue with: {command}" if command else "")
+    return Interrupted(text, signum=signum)

@@ -8,7 +8,7 @@ is printed, marked partial). ``--all`` without ``--symmetric`` is the
 resumable campaign of :mod:`labyrinth.cli._knight_magic_all`.
 """
 
-from labyrinth.cli._common import EXIT_OK, EXIT_UNKNOWN, emit, note
+from labyrinth.cli._common import EXIT_OK, EXIT_UNKNOWN, emit, note, stop_message
 from labyrinth.cli._knight_magic_all import add_campaign_options, run_all
 from labyrinth.cli._limits import positive_int, seconds, seed
 from labyrinth.errors import LabyrinthError
@@ -50,7 +50,7 @@ def register_magic(knight_sub):
     p.add_argument("--json", action="store_true",
                    help="one JSON object: the result, with each tour's path and numbered grid (64 numbers by rows)")
     add_campaign_options(p)
-    p.set_defaults(run=_magic)
+    p.set_defaults(run=_magic, stoppable=True)
     return p
 
 
@@ -100,11 +100,15 @@ def _magic(args):
         return run_all(args, cond, tour_text)
     if args.time_limit is None:
         args.time_limit = DEFAULT_TIME_LIMIT
-    if args.all:
-        result = enumerate_magic(cond, time_limit=args.time_limit, jobs=args.jobs)
-    else:
-        result = require(find_magic(cond, time_limit=args.time_limit, seed=args.seed, jobs=args.jobs,
-                                    backend=args.backend), args.time_limit)
+    try:
+        if args.all:
+            result = enumerate_magic(cond, time_limit=args.time_limit, jobs=args.jobs)
+        else:
+            result = require(find_magic(cond, time_limit=args.time_limit, seed=args.seed, jobs=args.jobs,
+                                        backend=args.backend), args.time_limit)
+    except KeyboardInterrupt as stop:
+        raise stop_message(stop, "nothing stored (this search keeps no store; the whole enumeration, --all without "
+                            "--symmetric, is a resumable campaign)") from None
     if args.json:
         emit(result.to_json())
     else:

@@ -7,7 +7,7 @@ Exit status 0 when every unit is stored (the answer is complete), 3 when
 units are left (partial: resume with ``--resume``), 2 for bad input.
 """
 
-from labyrinth.cli._common import EXIT_OK, EXIT_UNKNOWN, advance, emit, note, progress_bar
+from labyrinth.cli._common import EXIT_OK, EXIT_UNKNOWN, advance, again, emit, note, progress_bar, stop_message
 from labyrinth.cli._limits import file_name, positive_int
 from labyrinth.errors import CampaignExists, CampaignInterrupted, LabyrinthError
 
@@ -69,19 +69,17 @@ def run_all(args, cond, tour_text):
 
     try:
         with Store(args.db) as store:
-            result, stopped = run_campaign(
+            result, early = run_campaign(
                 store, cond, depth=args.depth or DEPTH, scope=scope, jobs=args.jobs, executor=args.executor,
                 address=args.address,
                 time_limit=args.time_limit, resume=args.resume, new=args.new, sample=args.sample,
-                seed=args.seed or 0, first=first, max_units=args.max_units, progress=progress,
-                on_stop=lambda: note("labyrinth: stopping when the units running now are stored "
-                                     "(Ctrl-C again to stop at once)"))
+                seed=args.seed or 0, first=first, max_units=args.max_units, progress=progress)
     except CampaignExists as err:
         raise LabyrinthError(f"{err.reason}: add --resume to continue it (or to print its results again), or --new "
                              "to start another", source=err.source) from None
     except CampaignInterrupted as stop:
-        raise KeyboardInterrupt(f"interrupted; {stop.stored} units stored in {args.db}; continue with the same "
-                                "command and --resume") from None
+        raise stop_message(stop, f"{stop.stored} of {stop.units} units stored in {args.db}",
+                      again(args, ["--resume"], ["--new"])) from None
     finally:
         for b in bar:
             b.close()
@@ -90,7 +88,7 @@ def run_all(args, cond, tour_text):
     else:
         _print(result, tour_text)
     if not result.complete:
-        why = f"the time limit ({args.time_limit:g} s) came first" if stopped and args.time_limit else "units are left"
+        why = f"the time limit ({args.time_limit:g} s) came first" if early and args.time_limit else "units are left"
         note(f"labyrinth: knight magic {cond.label}: {why}: partial, {result.units_done} of {result.units_total} "
              f"units stored in {args.db}; go on with the same command and --resume")
         return EXIT_UNKNOWN
@@ -118,7 +116,11 @@ def _print(r, tour_text):
           f"{r.nodes:,} nodes, {work} of unit time")
     e = r.sample
     if e.get("units"):
-        print(f"estimate from {e['units']} sampled units: {e['hours']} +- {e['plus_minus']} h of unit time in all")
+        print(f"estimate from {e['units']} sampled units: {e['hours']} +- {e['plus_minus']} h of unit time in all"
+              + (f" at their {e['rate']:g} M nodes/s" if e.get("rate") else "")
+              + (f" ({e['cpu_hours']} +- {e['cpu_plus_minus']} h of processor time)" if "cpu_hours" in e else "")
+              + f"; {e['nodes']:.3g} +- {e['nodes_plus_minus']:.2g} search nodes in all (the same on any machine: "
+                "the hours are this machine's, under its load)")
     if "to_go_hours" in e and not r.complete:
         print(f"to go: {e['to_go_hours']} +- {e['to_go_plus_minus']} h of unit time for the "
               f"{r.units_total - r.units_done} units left; expected total {e['expected_hours']} h")

@@ -17,6 +17,7 @@ from labyrinth.cli._common import (
     note,
     progress_bar,
     writable_output,
+    write_bytes,
     write_text,
 )
 from labyrinth.cli._limits import check_size, file_name, positive_int, seconds, seed, size_args
@@ -356,9 +357,15 @@ def _draw(args):
                 bad = state.board.move_between(state.path[hi - 1], state.path[hi])
                 feasible = tuple(m for m in before.open_moves()
                                  if m != bad and oracle.decide(before.after(m)).feasible)
-    write_text(args.output, render_path(state, fatal_step=fatal, feasible_moves=feasible, margins=args.margins))
-    if hi == 0:
-        note(f"no completion starts at {state.board.xy(state.path[0])} at all")
+    svg = render_path(state, fatal_step=fatal, feasible_moves=feasible, margins=args.margins)
+    write_bytes(args.output, svg.encode("utf-8"), say=False)  # the file is the answer: said on stdout, as draw does
+    if state.is_complete():
+        summary = f"a complete path of {len(state.path)} cells"
+    elif hi == 0:
+        summary = f"no completion starts at {state.board.xy(state.path[0])} at all"
     elif fatal is not None:
-        note(f"first fatal move: jump {fatal}; feasible there: {', '.join(feasible) or 'none'}")
+        summary = f"first fatal move: jump {fatal}; feasible there: {', '.join(feasible) or 'none'}"
+    else:
+        summary = f"{len(state.path)} cells, alive (a completion exists)"
+    print(f"wrote {args.output}: {summary}")
     return EXIT_OK

@@ -15,8 +15,10 @@ import math
 from labyrinth.cli._common import (
     EXIT_OK,
     advance,
+    again,
     emit,
     progress_bar,
+    stop_message,
     writable_output,
     write_text,
 )
@@ -65,7 +67,7 @@ def add_count(sub, spec):
     p.add_argument("--allow-large", action="store_true",
                    help=f"boards above {spec.count_limit}x{spec.count_limit} (up to "
                         f"{spec.count_large_limit}x{spec.count_large_limit}): {spec.count_why}")
-    p.set_defaults(run=lambda args: _count(args, spec))
+    p.set_defaults(run=lambda args: _count(args, spec), stoppable=True)
     return p
 
 
@@ -103,12 +105,24 @@ def _count(args, spec):
     memo_log2 = None
     if args.memo_mb is not None:
         memo_log2 = max(10, int(math.log2(args.memo_mb * (1 << 20) // 16)))
-    bar = progress_bar(0, unit="unit", disable=args.no_progress, desc=f"{n}x{n}")
+    bar = progress_bar(0, unit="unit", disable=args.no_progress, desc=f"{spec.family} count {n}x{n}")
+    seen = [0, 0]
+
+    def progress(done, total):
+        seen[:] = done, total
+        advance(bar, done, total)
+
     try:
         result = count_paths(n, spec.leaps, open_paths=not args.closed_only, closed=not args.paths_only,
                              jobs=args.jobs, executor=args.executor, address=args.address,
                              time_limit=args.time_limit, depth=args.split, memo_log2=memo_log2, log=log,
-                             progress=lambda done, total: advance(bar, done, total))
+                             progress=progress)
+    except KeyboardInterrupt as stop:
+        bar.close()
+        done = f"{seen[0]} of {seen[1]} units"
+        if log is None:
+            raise stop_message(stop, f"{done} counted, nothing stored (--log FILE keeps the finished units)") from None
+        raise stop_message(stop, f"{done} stored in {args.log}", again(args)) from None
     finally:
         bar.close()
     what = spec.kind(False) + "s"

@@ -1,6 +1,7 @@
 """``labyrinth explain | rules``: one state's blame, and reading, linting and mining rules."""
 
 import argparse
+import functools
 import sys
 from pathlib import Path
 
@@ -9,6 +10,7 @@ from labyrinth.cli._common import (
     EXIT_OK,
     RULES_HELP,
     advance,
+    again,
     emit,
     note,
     progress_bar,
@@ -17,6 +19,7 @@ from labyrinth.cli._common import (
     rules_label,
     sized_file,
     sized_state,
+    stop_message,
     writable_output,
     write_text,
 )
@@ -63,7 +66,7 @@ def register(sub):
     rmine.add_argument("-o", "--output", type=file_name, metavar="FILE",
                        help="write the rule file here (default: stdout)")
     rmine.add_argument("--no-progress", action="store_true")
-    rmine.set_defaults(run=_rules_mine)
+    rmine.set_defaults(run=_rules_mine, stoppable=True)
     rlearn = rsub.add_parser("learn", help="rounds of walks -> missed-dead findings -> minimal patterns -> rules "
                                            "proved sound on every board, measured again")
     rlearn.add_argument("-n", required=True, metavar="N[,N...]", help="board sizes walked every round, e.g. 9,11,13")
@@ -82,7 +85,7 @@ def register(sub):
     rlearn.add_argument("--jobs", type=positive_int(256), default=1, metavar="J",
                         help="worker processes deciding the findings (the same rules as one)")
     rlearn.add_argument("--no-progress", action="store_true")
-    rlearn.set_defaults(run=_rules_learn)
+    rlearn.set_defaults(run=_rules_learn, stoppable=True)
 
 
 def _explain(args):
@@ -242,31 +245,31 @@ def _rules_mine(args):
         raise LabyrinthError("mining needs a compiled base rule set (not oracle)", token=args.rules)
     if args.output:
         writable_output(args.output)  # before the mining: a bad path must not cost the work
-    bars = []
+    from labyrinth.jobs.pool import WorkerPool
 
-    def progress(done, total):
-        if total is None:
-            note(f"labyrinth: rules mine: enumerating every {args.n}x{args.n} walk under {rules.name}...")
-            return
-        if not bars:
-            bars.append(progress_bar(total, unit="dead move", desc="generalising", disable=args.no_progress))
-        advance(bars[0], done, total)
-
+    if not args.no_progress:
+        note(f"labyrinth: rules mine: enumerating every {args.n}x{args.n} walk under {rules.name}, then "
+             "generalising each dead move...")
     try:
-        mined = mine(args.n, rules, radius=args.radius, progress=progress)
-    finally:
-        for bar in bars:
-            bar.close()
+        with WorkerPool(1) as pool:  # one long compiled call: in a worker, so that Ctrl-C ends it at once
+            mined = pool.call(functools.partial(mine, radius=args.radius), args.n, rules)
+    except KeyboardInterrupt as stop:
+        raise stop_message(stop, "nothing stored (rules mine writes its rules at the end)") from None
+    side = 2 * args.radius + 1
     header = (f"# mined by `labyrinth rules mine -n {args.n} --radius {args.radius} --rules {args.rules}`\n"
-              f"# {mined.dead} topmost dead moves, {mined.covered} covered by {len(mined.specs)} rules, "
-              f"{mined.inseparable} not separable within radius {args.radius}")
+              f"# {mined.dead} distinct {side}x{side} windows of topmost dead moves (a dead move the rules leave "
+              "open, first on its branch, seen around the head), "
+              f"{mined.covered} covered by {len(mined.specs)} rules, {mined.inseparable} not separable within "
+              f"radius {args.radius}")
     text = format_rules(mined.specs, header)
     if args.output:
         write_text(args.output, text)
     else:
         sys.stdout.write(text)
-    note(f"{len(mined.specs)} rules cover {mined.covered} of {mined.dead} dead moves "
-         f"({mined.inseparable} inseparable at radius {args.radius})")
+    note(f"{len(mined.specs)} rules cover {mined.covered} of {mined.dead} distinct dead-move windows "
+         f"({mined.inseparable} inseparable at radius {args.radius}): each is the {side}x{side} window round the "
+         f"head of one or more topmost dead moves the {rules_label(rules, args)} rules leave open on some "
+         f"{args.n}x{args.n} walk (an audit counts every such move, each state once)")
     return EXIT_OK
 
 
@@ -304,6 +307,11 @@ def _rules_learn(args):
         learned = learn(sizes, base=args.rules, rounds=args.rounds, walks=args.walks, seed=args.seed, store=store,
                         resume=args.resume, budget=args.budget, time_limit=args.time_limit, progress=progress,
                         jobs=args.jobs)
+    except KeyboardInterrupt as stop:
+        for bar in bars.values():
+            bar.close()
+        raise stop_message(stop, f"{_units_stored(store)} units (findings decided, rounds measured) stored in {store}; "
+                            f"no rule file written", again(args, ["--resume"])) from None
     finally:
         for bar in bars.values():
             bar.close()
@@ -314,3 +322,12 @@ def _rules_learn(args):
         note(f"labyrinth: rules learn: {learned.unfinished}; continue with --resume --store {store}")
         return 3
     return EXIT_OK
+
+
+def _units_stored(path):
+    """The lines of a ``rules learn`` store (0 when it cannot be read)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return sum(1 for line in fh if line.strip())
+    except OSError:
+        return 0

@@ -9,6 +9,7 @@ from labyrinth.cli._common import (
     EXIT_OK,
     EXIT_UNKNOWN,
     advance,
+    again,
     emit,
     engine_order,
     expand,
@@ -21,6 +22,7 @@ from labyrinth.cli._common import (
     rules_label,
     sized_file,
     sized_state,
+    stop_message,
     writable_output,
     write_text,
 )
@@ -90,7 +92,7 @@ def register(sub):
     audit.add_argument("--json", action="store_true", help="one JSON object per finding, then the totals")
     audit.add_argument("--no-progress", action="store_true")
     size_args(audit, "audit")
-    audit.set_defaults(run=_audit)
+    audit.set_defaults(run=_audit, stoppable=True)
 
     minimize = sub.add_parser("minimize", help="minimal counterexamples: the stuck pattern of a dead state, or the "
                                                "smallest walk where a rule over-prunes (--move or --finding)")
@@ -172,8 +174,7 @@ def _audit(args):
             exhaustive=args.exhaustive, split=args.split, jobs=args.jobs, executor=args.executor,
             address=args.address, oracle=oracle, time_limit=args.time_limit, patterns=patterns,
             pattern_time_limit=args.pattern_time_limit, resume=args.resume, progress=progress,
-            engine_timeout=args.engine_timeout, engine_order=engine_order(args), refuse_same=not args.new,
-            on_stop=_stopping)
+            engine_timeout=args.engine_timeout, engine_order=engine_order(args), refuse_same=not args.new)
         distinct = len({f["pattern"] for f in store.findings(campaign=campaign) if f["pattern"] is not None})
     if args.json:
         for f in findings:
@@ -187,10 +188,6 @@ def _audit(args):
     return EXIT_UNKNOWN if totals.findings.get("unknown", 0) else EXIT_OK
 
 
-def _stopping():
-    note("labyrinth: stopping when the unit running now is stored (Ctrl-C again to stop at once)")
-
-
 @contextlib.contextmanager
 def _campaign_errors(args, bars):
     """Close the bars; say how to go on after an interruption, or when the campaign already exists."""
@@ -199,9 +196,8 @@ def _campaign_errors(args, bars):
     except CampaignInterrupted as stop:
         for bar in bars:
             bar.close()
-        why = "" if stop.reason == "interrupted" else f" ({stop.reason})"
-        raise KeyboardInterrupt(f"interrupted{why}; {stop.stored} of {stop.units} units stored in {args.db}; "
-                                "continue with the same command and --resume") from None
+        raise stop_message(stop, f"{stop.stored} of {stop.units} units stored in {args.db}",
+                      again(args, ["--resume"], ["--new"])) from None
     except CampaignExists as err:
         raise LabyrinthError(f"{err.reason}: add --resume to continue it (or to print its totals again), or --new "
                              "to start another", source=err.source) from None
@@ -296,7 +292,7 @@ def _audit_traces(args, patterns, oracle):
             campaign, totals, findings, summaries = run_trace_campaign(
                 store, files, jobs=args.jobs, executor=args.executor, address=args.address, oracle=oracle,
                 time_limit=args.time_limit, patterns=patterns, pattern_time_limit=args.pattern_time_limit,
-                resume=args.resume, progress=progress, refuse_same=not args.new, on_stop=_stopping)
+                resume=args.resume, progress=progress, refuse_same=not args.new)
             distinct = len({f["pattern"] for f in store.findings(campaign=campaign) if f["pattern"] is not None})
         summaries = [TraceSummary(**s) for s in summaries]
         if args.report:

@@ -10,6 +10,7 @@ from labyrinth.cli._common import (
     rules_args,
     rules_label,
     sized_state,
+    stop_message,
 )
 from labyrinth.cli._limits import MAX_N, check_size, positive_int, seed, size_args
 from labyrinth.errors import LabyrinthError
@@ -33,7 +34,7 @@ def register(sub):
     enum.add_argument("--json", action="store_true")
     size_args(enum, "enumerate")
     enum.add_argument("--no-progress", action="store_true")
-    enum.set_defaults(run=_enumerate)
+    enum.set_defaults(run=_enumerate, stoppable=True)
 
     stats = sub.add_parser("stats", help="the study's statistic: walkthroughs completed before the first stuck walk")
     stats.add_argument("-n", required=True, metavar="N[,N...]", help="board sizes, e.g. 9,11,13")
@@ -48,7 +49,7 @@ def register(sub):
     stats.add_argument("--json", action="store_true")
     size_args(stats, "stats")
     stats.add_argument("--no-progress", action="store_true")
-    stats.set_defaults(run=_stats)
+    stats.set_defaults(run=_stats, stoppable=True)
 
 
 def _walk(args):
@@ -78,12 +79,20 @@ def _enumerate(args):
     rules = rule_set(args)
     bar = progress_bar(None, unit="walkthrough", disable=args.no_progress or args.json)
 
+    seen = [0]
+
     def progress(k):
+        seen[0] = k
         advance(bar, k)
 
     # the perfect walker's subtrees run in the verifier's exhaustive kernel (exact, and fast)
     subtree = count_subtree if getattr(rules, "perfect", False) else None
-    result = enumerate_walks(start, rules, progress=progress, subtree=subtree)
+    try:
+        result = enumerate_walks(start, rules, progress=progress, subtree=subtree)
+    except KeyboardInterrupt as stop:
+        bar.close()
+        raise stop_message(stop, f"{seen[0]} walkthroughs counted so far; nothing stored (enumerate keeps no store)") \
+            from None
     bar.close()
     out = {"start": start.compact(), "rules": rules_label(rules, args), "walkthroughs": result.walkthroughs,
            "stuck": result.stuck, "nodes": result.nodes, "seconds": round(result.seconds, 3)}
@@ -105,10 +114,22 @@ def _stats(args):
     for n in sizes:
         bar = progress_bar(args.runs, unit="run", desc=f"{n}x{n}", disable=args.no_progress or args.json)
 
-        def progress(k, bar=bar):
+        seen = [0]
+
+        def progress(k, bar=bar, seen=seen):
+            seen[0] = k
             advance(bar, k)
 
-        st = walk_statistics(n, rules, args.runs, args.seed, cap=args.cap, progress=progress, jobs=args.jobs)
+        try:
+            st = walk_statistics(n, rules, args.runs, args.seed, cap=args.cap, progress=progress, jobs=args.jobs)
+        except KeyboardInterrupt as stop:
+            bar.close()
+            if rows and not args.json:
+                _stats_table(rows, rules, args)  # the sizes finished are still shown
+            done = ", ".join(f"{r['n']}x{r['n']}" for r in rows)
+            raise stop_message(stop, f"{n}x{n}: {seen[0]} of {args.runs} runs done"
+                          + (f" ({done} finished, shown)" if done else "")
+                          + "; nothing stored (stats keeps no store)") from None
         bar.close()
         rate, low, high = st.stuck_rate
         per = st.walkthroughs_per_stuck
@@ -122,15 +143,19 @@ def _stats(args):
         if args.json:
             emit(row)
     if not args.json:
-        print(f"rules: {rules_label(rules, args)}, {args.runs} runs per size (each up to {args.cap} walkthroughs), "
-              f"seed {args.seed}")
-        print(f"{'n':>3}  {'mean':>9}  {'95% CI':>19}  {'study':>6}  {'complete':>8}  {'walks':>9}  {'stuck':>7}  "
-              f"{'stuck/walk (95% CI)':>28}  {'censored':>8}  {'seconds':>7}")
-        for r in rows:
-            ci = f"{r['ci95'][0]:.2f}..{r['ci95'][1]:.2f}"
-            study = "-" if r["study"] is None else f"{r['study']:.1f}"
-            lo, hi = r["stuck_per_walk_ci95"]
-            rate = f"{r['stuck_per_walk']:.2e} ({lo:.1e}..{hi:.1e})"
-            print(f"{r['n']:>3}  {r['mean']:>9.2f}  {ci:>19}  {study:>6}  {r['completion_rate']:>8.4f}  "
-                  f"{r['walks']:>9}  {r['stuck']:>7}  {rate:>28}  {r['censored']:>8}  {r['seconds']:>7.1f}")
+        _stats_table(rows, rules, args)
     return EXIT_OK
+
+
+def _stats_table(rows, rules, args):
+    print(f"rules: {rules_label(rules, args)}, {args.runs} runs per size (each up to {args.cap} walkthroughs), "
+          f"seed {args.seed}")
+    print(f"{'n':>3}  {'mean':>9}  {'95% CI':>19}  {'study':>6}  {'complete':>8}  {'walks':>9}  {'stuck':>7}  "
+          f"{'stuck/walk (95% CI)':>28}  {'censored':>8}  {'seconds':>7}")
+    for r in rows:
+        ci = f"{r['ci95'][0]:.2f}..{r['ci95'][1]:.2f}"
+        study = "-" if r["study"] is None else f"{r['study']:.1f}"
+        lo, hi = r["stuck_per_walk_ci95"]
+        rate = f"{r['stuck_per_walk']:.2e} ({lo:.1e}..{hi:.1e})"
+        print(f"{r['n']:>3}  {r['mean']:>9.2f}  {ci:>19}  {study:>6}  {r['completion_rate']:>8.4f}  "
+              f"{r['walks']:>9}  {r['stuck']:>7}  {rate:>28}  {r['censored']:>8}  {r['seconds']:>7.1f}")

@@ -25,8 +25,11 @@ import time
 from pathlib import Path
 
 from labyrinth import compiling
-from labyrinth.cli._common import EXIT_BAD_INPUT, EXIT_OK, note, progress_bar
+from labyrinth.cli._common import EXIT_BAD_INPUT, EXIT_OK, again, note, progress_bar, stop_message
 from labyrinth.cli._limits import positive_int
+from labyrinth.errors import Interrupted
+from labyrinth.jobs.pool import WorkerPool
+from labyrinth.jobs.stopping import stop_requested
 
 __all__ = ["STEPS", "Step", "run_step", "scratch", "steps"]
 
@@ -109,6 +112,9 @@ def run_step(step, tmp, main):
             status = main(step.argv(tmp))
         except SystemExit as stop:
             status = stop.code
+    signum = stop_requested()
+    if signum is not None:  # the step's own command caught the stop (and said so, into the sink): stop here
+        raise Interrupted(signum=signum)
     return status, time.perf_counter() - t0, compiling.compiled[before:]
 
 
@@ -131,7 +137,7 @@ def register(sub, main):
                    help="compile in J processes at once (default 1)")
     w.add_argument("--list", action="store_true", help="list the steps and their commands, run nothing")
     w.add_argument("--no-progress", action="store_true")
-    w.set_defaults(run=_warmup, main=main)
+    w.set_defaults(run=_warmup, main=main, stoppable=True)
 
 
 def _warmup(args):
@@ -144,9 +150,11 @@ def _warmup(args):
     t0 = time.perf_counter()
     failed, compiled = [], []
     bar = progress_bar(len(all_steps), unit="step", disable=args.no_progress, desc="compiling kernels")
+    done = 0
     try:
         with scratch() as tmp:
             for step, (status, _, kernels) in _results(all_steps, tmp, args.jobs, args.main):
+                done += 1
                 compiled.extend(kernels)
                 if status not in (0, 1, 3):  # 1: a finding, 3: a time limit, as asked
                     failed.append(step)
@@ -154,6 +162,10 @@ def _warmup(args):
                          f"labyrinth {step.command}")
                 bar.set_postfix_str(step.label, refresh=False)
                 bar.update(1)
+    except KeyboardInterrupt as stop:
+        bar.close()
+        raise stop_message(stop, f"{done} of {len(all_steps)} steps done (their kernels stay in the cache)",
+                      again(args)) from None
     finally:
         bar.close()
     seconds = time.perf_counter() - t0
@@ -169,11 +181,14 @@ def _results(todo, tmp, jobs, main):
         for step in todo:
             yield step, run_step(step, tmp, main)
         return
-    import concurrent.futures
-    import multiprocessing
+    with WorkerPool(jobs) as pool:
+        results = pool.map_unordered(_run_step, [(step, tmp, main) for step in todo], window=jobs)
+        try:
+            yield from results
+        finally:
+            results.close()
 
-    ctx = multiprocessing.get_context("fork")
-    with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=ctx) as pool:
-        futures = {pool.submit(run_step, step, tmp, main): step for step in todo}
-        for done in concurrent.futures.as_completed(futures):
-            yield futures[done], done.result()
+
+def _run_step(step, tmp, main):
+    """A worker's step: ``(step, run_step(...))``."""
+    return step, run_step(step, tmp, main)

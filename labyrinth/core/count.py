@@ -73,8 +73,8 @@ from labyrinth.errors import LabyrinthError, TimeLimitError
 
 __all__ = ["MAX_CELLS", "PathCount", "Plan", "count_paths", "plan"]
 
-#: nodes per slice of a unit's search (about a second), between looks at the deadline
-SLICE_NODES = 1 << 21
+#: nodes per slice of a unit's search (about a quarter of a second), between looks at the deadline and at a stop
+SLICE_NODES = 1 << 19
 #: the memo keeps states with size/4 to size/2 + MEMO_ABOVE_HALF free cells, every MEMO_STEP-th level
 MEMO_ABOVE_HALF = 6
 MEMO_STEP = 3

@@ -323,7 +323,7 @@ def walk_runs(n, rules, seed, first, stop, cap):
     samples, walks = [], 0
     for r in range(first, stop):
         if runner is not None:
-            done, ran = runner.runs_until_stuck(start.board, seed, r << 32, cap)
+            done, ran = _compiled_run(runner, start.board, seed, r, cap)
         else:
             done = ran = 0
             while done < cap:  # the walks the compiled runs take (walk r * 2**32 + k of the seed)
@@ -334,6 +334,28 @@ def walk_runs(n, rules, seed, first, stop, cap):
         samples.append(done)
         walks += ran
     return samples, walks
+
+
+#: cells walked per call of the compiled runs (walks of n x n: WALK_SLICE_CELLS // n**2): a stop is seen between calls
+WALK_SLICE_CELLS = 8192
+
+
+def _compiled_run(runner, board, seed, r, cap):
+    """Run ``r`` of the statistic in the compiled walker, in slices of a few walks: ``(completed, walks run)``.
+
+    The same walks as one call (``r * 2**32``, ``r * 2**32 + 1``, ...), cut so
+    that a stop signal is seen within a slice, not at the end of the run.
+    """
+    step = max(1, WALK_SLICE_CELLS // board.size)
+    done = ran = 0
+    while done < cap:
+        k = min(step, cap - done)
+        got, walked = runner.runs_until_stuck(board, seed, (r << 32) + done, k)
+        done += got
+        ran += walked
+        if got < k:  # stuck
+            break
+    return done, ran
 
 
 def walk_statistics(n, rules, runs, seed, cap=100, progress=None, jobs=1):
@@ -365,20 +387,18 @@ def walk_statistics(n, rules, runs, seed, cap=100, progress=None, jobs=1):
 
 
 def _parallel_runs(n, rules, runs, seed, cap, progress, jobs):
-    """The runs in chunks over ``jobs`` worker processes, put back in run order."""
-    import concurrent.futures
-    import multiprocessing
+    """The runs in chunks over ``jobs`` worker processes (:class:`~labyrinth.jobs.pool.WorkerPool`), in run order."""
+    from labyrinth.jobs.pool import WorkerPool
 
-    chunks = max(jobs, min(runs, 8 * jobs))
+    chunks = max(jobs, min(runs, 32 * jobs))
     bounds = [runs * i // chunks for i in range(chunks + 1)]
     parts = {}
     done = 0
-    context = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
-        futures = {pool.submit(walk_runs, n, rules, seed, a, b, cap): a for a, b in zip(bounds, bounds[1:]) if b > a}
-        for future in concurrent.futures.as_completed(futures):
-            parts[futures[future]] = future.result()
-            done += len(parts[futures[future]][0])
+    with WorkerPool(jobs, start="spawn") as pool:
+        spans = [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+        for a, part in pool.map_unordered(_runs_part, [(n, rules, seed, a, b, cap) for a, b in spans]):
+            parts[a] = part
+            done += len(part[0])
             if progress is not None:
                 progress(done)
     samples, walks = [], 0
@@ -386,3 +406,8 @@ def _parallel_runs(n, rules, runs, seed, cap, progress, jobs):
         samples += parts[a][0]
         walks += parts[a][1]
     return samples, walks
+
+
+def _runs_part(n, rules, seed, first, stop, cap):
+    """A worker's chunk of runs: ``(first, walk_runs(...))``."""
+    return first, walk_runs(n, rules, seed, first, stop, cap)

@@ -25,6 +25,8 @@ import threading
 import time
 import uuid
 
+from labyrinth.jobs.stopping import held
+
 __all__ = ["CLAIM_TIMEOUT", "HEARTBEAT_SECONDS", "Claims", "Owner", "drive", "owner_alive"]
 
 #: seconds after which a claim whose owner stopped renewing it is taken over by another run
@@ -126,7 +128,8 @@ class Claims:
     def wait_take(self):
         """The next task to run, claimed, waiting while other live runs hold every unit left; None at the end."""
         while True:
-            task = self.take()
+            with held():
+                task = self.take()
             if task is DONE:
                 return None
             if task is not None:
@@ -145,7 +148,8 @@ class Claims:
             self._beat.stop.set()
             self._beat.join()
             self._beat = None
-        self.store.release_claims(self.owner)
+        with held():
+            self.store.release_claims(self.owner)
 
 
 class _Heartbeat(threading.Thread):
@@ -174,12 +178,15 @@ def drive(claims, submit, wait_some, window, finish):
     waits for at least one and returns ``(results, handles still running)``.
     When another live run holds every unit left, waits for our units in
     flight, else polls the store until those units are recorded or free.
+    Claiming and finishing run :func:`~labyrinth.jobs.stopping.held`: a stop
+    signal never cuts a store write in two, it takes effect right after it.
     """
     pending = []
     while True:
         last = None
         while len(pending) < window:
-            last = claims.take()
+            with held():
+                last = claims.take()
             if last is None or last is DONE:
                 break
             pending.append(submit(last))
@@ -194,4 +201,5 @@ def drive(claims, submit, wait_some, window, finish):
             claims.beating()
         results, pending = wait_some(pending)
         for result in results:
-            finish(result)
+            with held():
+                finish(result)

@@ -23,6 +23,7 @@ import time
 from labyrinth.engine import parse_state
 from labyrinth.errors import LabyrinthError
 from labyrinth.rules import natural_key
+from labyrinth.view._campaigns import board_and_run, campaign_row
 from labyrinth.view.charts import bar_chart, histograms
 from labyrinth.view.model import describe
 from labyrinth.view.svg import inline, render, render_pattern
@@ -63,7 +64,7 @@ def build_report(store, *, stats_runs=100, stats_sizes=STUDY_SIZES, stats_cap=10
         Called with a short text as each section starts.
     """
     say = progress or (lambda text: None)
-    campaigns = [_campaign_row(c) for c in store.campaigns()]
+    campaigns = [campaign_row(c, store) for c in store.campaigns()]
     say("explaining findings")
     findings = explain_findings(store, store.findings())
     patterns = store.patterns()
@@ -94,13 +95,6 @@ def build_report(store, *, stats_runs=100, stats_sizes=STUDY_SIZES, stats_cap=10
 
 
 # --- data ---------------------------------------------------------------------------------------------------
-def _campaign_row(row):
-    out = dict(row)
-    out["params"] = json.loads(row["params"] or "{}")
-    out["totals"] = json.loads(row["totals"] or "{}")
-    return out
-
-
 def _rules_of(campaign):
     """``(name, off, on)`` of a campaign's rule set."""
     p = campaign["params"]
@@ -252,13 +246,12 @@ def _when(t):
 def _campaigns_section(campaigns):
     rows = []
     for c in campaigns:
-        p, t = c["params"], c["totals"]
+        t = c["totals"]
         name, off, on = _rules_of(c)
-        how = "exhaustive" + (f", split {p['split']}" if p.get("split") else "") if c["kind"] == "exhaustive" \
-            else f"{p.get('walks')} walks, seed {c.get('seed')}"
+        board, how = board_and_run(c)
         found = ", ".join(f"{k} {v}" for k, v in sorted(t.get("findings", {}).items())) or "none"
         full = (name or "?") + "".join(f" -{r}" for r in off) + "".join(f" +{r}" for r in on)
-        rows.append([c["id"], f"{p.get('n')}x{p.get('n')}", _E(full), _E(how),
+        rows.append([c["id"], _E(board), _E(full), _E(how),
                      t.get("walkthroughs", "–"), t.get("stuck", "–"), t.get("steps", "–"), t.get("queries", "–"),
                      f"{t.get('oracle_seconds', 0):.1f} / {t.get('work_seconds') or t.get('seconds', 0):.1f}"
                      f" / {t.get('seconds', 0):.1f}", _E(found),
@@ -275,8 +268,9 @@ def _classes_section(campaigns, findings):
         stored = sum(f["kind"] == k for f in findings)
         rows.append([k] + per + [sum(per), stored])
     head = ["class"] + [f"campaign {c['id']}" for c in campaigns] + ["total", "in store"]
-    text = ("<p>Counts from each campaign's totals; <em>in store</em> counts the stored findings (a finding "
-            "the second backend did not confirm is not stored).</p>")
+    text = ("<p>Counts from each campaign's totals (an unfinished campaign's: its units stored so far); <em>in "
+            "store</em> counts the stored findings (a finding the second backend did not confirm is not "
+            "stored).</p>")
     return _section("classes", "Findings per class", text + _table(head, rows, "num"))
 
 

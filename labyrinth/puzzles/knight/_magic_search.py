@@ -9,18 +9,18 @@ The lines of the half (centrally symmetric) mode follow from the symmetry
 ``num(rot c) = num(c) + size/2`` (see :func:`half_lines`).
 """
 
-import multiprocessing
 import time
 
 import numpy as np
 
 from labyrinth.core.graph import start_orbits
+from labyrinth.jobs.pool import WorkerPool
 from labyrinth.puzzles.knight import _magic_kernel as _k
 
 __all__ = ["Plan", "Unit", "UnitResult", "full_lines", "half_lines", "plan", "run_plan", "run_unit", "start_cells"]
 
-#: nodes per slice between two looks at the clock
-SLICE_NODES = 1 << 21
+#: nodes per slice between two looks at the clock (and at a stop signal: well under a second on any machine)
+SLICE_NODES = 1 << 20
 #: tours held by the kernel before the caller drains them
 BUFFER = 256
 
@@ -244,15 +244,15 @@ def run_plan(spec, *, order=None, deadline=None, jobs=1, stop_at_first=False):
             if stop_at_first and tours:
                 return
         return
-    ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(jobs, initializer=_worker_init, initargs=(spec,)) as pool:
+    with WorkerPool(jobs, _worker_init, (spec,)) as pool:
+        results = pool.map_unordered(_worker, [(i, deadline) for i in order])
         try:
-            for res in pool.imap_unordered(_worker, [(i, deadline) for i in order]):
+            for res in results:
                 yield UnitResult(*res)
                 if stop_at_first and res[2]:
                     return
         finally:
-            pool.terminate()
+            results.close()  # the caller stopped early: the units still running are given up
 
 
 _PLAN = {}
@@ -262,8 +262,7 @@ def _worker_init(spec):
     _PLAN["plan"] = plan(**spec)
 
 
-def _worker(payload):
-    index, deadline = payload
+def _worker(index, deadline):
     if deadline is not None and time.time() > deadline:
         return index, False, [], 0, 0.0
     the_plan = _PLAN["plan"]

@@ -25,13 +25,13 @@ Every tour a unit returns has passed :func:`~labyrinth.puzzles.knight._magic_com
 """
 
 import dataclasses
-import multiprocessing
 import time
 from functools import lru_cache
 
 import numpy as np
 
 from labyrinth.errors import LabyrinthError
+from labyrinth.jobs.pool import WorkerPool
 from labyrinth.puzzles.knight import _semimagic_kernel as _k
 from labyrinth.puzzles.knight._magic_common import (
     MAGIC_SUM,
@@ -63,8 +63,8 @@ __all__ = [
 
 #: moves at each end that make a unit's name (75 735 units for conditions 1-4, 11 659 of them closed)
 DEPTH = 2
-#: nodes per slice between two looks at the clock
-SLICE_NODES = 1 << 22
+#: nodes per slice between two looks at the clock (and at a stop signal: well under a second on any machine)
+SLICE_NODES = 1 << 20
 #: tours held by the kernel before the caller drains them
 BUFFER = 64
 _FILES = "abcdefgh"
@@ -388,19 +388,18 @@ def run_units(units, conditions=Conditions(), *, deadline=None, jobs=1, stop_at_
             if stop_at_first and res.tours:
                 return
         return
-    ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(jobs) as pool:
+    with WorkerPool(jobs) as pool:
+        results = pool.map_unordered(_pool_unit, [(n, conditions, deadline) for n in names])
         try:
-            for res in pool.imap_unordered(_pool_unit, [(n, conditions, deadline) for n in names]):
+            for res in results:
                 yield res
                 if stop_at_first and res.tours:
                     return
         finally:
-            pool.terminate()
+            results.close()  # the caller stopped early: the units still running are given up
 
 
-def _pool_unit(payload):
-    name, conditions, deadline = payload
+def _pool_unit(name, conditions, deadline):
     if deadline is not None and time.time() > deadline:
         return UnitResult(name, False, (), 0, 0.0)
     return run_unit(name, conditions, deadline=deadline)
