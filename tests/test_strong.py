@@ -93,3 +93,21 @@ def test_a_move_proven_live_has_a_completion_that_checks(n):
                     assert check_witness(after, witness), (state.compact(), d)
                     proven += 1
     assert proven > 100
+
+
+@pytest.mark.parametrize("extra", [("future-lines",), ("exact-areas",), ("window:2",), ("window:3",),
+                                   ("exact-areas", "window:3")])
+def test_a_rule_added_to_strong_keeps_what_strong_switches_on_and_never_makes_it_weaker(extra):
+    # `--on` adds: the set keeps its two-matching and closure, and a sound rule added closes at least as much
+    strong = get_rule_set("strong")
+    more = get_rule_set("strong", on=extra)
+    assert more.sound and {"two-matching", "closure"} <= {r.name for r in more.active}
+    assert {r.name for r in strong.active} | set(extra) == {r.name for r in more.active}
+    compared = 0
+    for n, i in [(7, 0), (7, 1), (9, 0), (11, 0)]:
+        walk = random_walk(n, strong, 31, index=i)
+        for k in range(walk.state.steps):
+            state = walk.state.prefix(k)
+            assert set(more.open_moves(state)) <= set(strong.open_moves(state)), (state.compact(), extra)
+            compared += 1
+    assert compared > 200

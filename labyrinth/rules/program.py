@@ -413,7 +413,10 @@ class Program:
         self.ntrig = np.zeros(4, dtype=np.int32)
         self.area = np.zeros((5, 3), dtype=np.int32)
         self.area[4, 0] = _reach(rules)
-        if not incremental:  # the reference: every GLOBAL step runs the full analysis
+        if not incremental or certify:
+            # the reference: every GLOBAL step runs the full analysis. A sound set asks its area rules only about
+            # the few moves its witness neither proves live nor its two-matching refutes, so the bookkeeping that
+            # makes every step's analysis cheap would cost more than it saves
             self.area[4, 1] = areas.TRACK_OFF
         # the pattern window (words 0-4), then the window rules' memo of verdicts if the set has one
         has_window = any(WINDOW_BASE < c <= WINDOW_BASE + windows.MAX_RADIUS or c == exact_areas.CODE for c in order)

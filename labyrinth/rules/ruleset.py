@@ -32,6 +32,11 @@ class RuleSet:
         self.off = frozenset(off) | (optional - set(on))
         self._program = None
 
+    def extended(self, extra):
+        """This set with the rules ``extra`` asked last, every rule on or off as here (the extra ones on)."""
+        rules = list(self.rules) + list(extra)
+        return RuleSet(self.name, rules, self.off, {r.name for r in rules}, sound=self.sound)
+
     @property
     def active(self):
         """The rules asked, in order (the switched-off ones left out)."""

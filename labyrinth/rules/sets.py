@@ -206,7 +206,7 @@ def get_rule_set(name, off=(), on=(), *, engine_timeout=None, engine_order=None)
     if windows:
         if not isinstance(rules, RuleSet):
             raise LabyrinthError(f"the {name} rule set takes no window rule", token=windows[0].name)
-        rules = RuleSet(rules.name, list(rules.rules) + windows, off, on, sound=rules.sound)
+        rules = rules.extended(windows)  # what the set switched on stays on (``strong``'s closure among it)
     if isinstance(rules, RuleSet):
         unknown = (off | on) - {r.name for r in rules.rules}
         if unknown:
