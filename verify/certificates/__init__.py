@@ -1,0 +1,16 @@
+"""Certificates: why a closed move is dead, as steps a person can read and a small checker can verify.
+
+* :mod:`~verify.certificates.check`: the checker (standard library only: no
+  rule, no oracle); :data:`~verify.certificates.check.KINDS` its step kinds;
+* :mod:`~verify.certificates.build`: the builder, which re-derives a
+  contradiction for a move with the arguments of ``strong`` and makes it minimal;
+* :mod:`~verify.certificates.words`: each step in words;
+* :mod:`~verify.certificates.moves`: the certificates of every move a rule set closes at a state.
+
+The step kinds, why each is sound and a drawn example of each: docs/certificates.md.
+"""
+
+from verify.certificates.build import certificate
+from verify.certificates.check import KINDS, Verdict, check
+
+__all__ = ["KINDS", "Verdict", "certificate", "check"]
