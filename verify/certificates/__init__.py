@@ -12,5 +12,7 @@ The step kinds, why each is sound and a drawn example of each: docs/certificates
 
 from verify.certificates.build import certificate
 from verify.certificates.check import KINDS, Verdict, check
+from verify.certificates.moves import closed_certificates, closed_moves
+from verify.certificates.words import WORDS, sentences
 
-__all__ = ["KINDS", "Verdict", "certificate", "check"]
+__all__ = ["KINDS", "Verdict", "WORDS", "certificate", "check", "closed_certificates", "closed_moves", "sentences"]
