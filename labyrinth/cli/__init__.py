@@ -10,6 +10,7 @@ import re
 import sys
 
 from labyrinth.cli import (
+    _certify,
     _check,
     _count,
     _engine,
@@ -29,7 +30,7 @@ from labyrinth.errors import LabyrinthError, TimeLimitError
 
 __all__ = ["main"]
 
-_FAMILIES = (_check, _walks, _count, _rules, _verify, _findings, _regress, _engine, _view, _toggle, _numbers, _knight, _warmup)
+_FAMILIES = (_check, _walks, _count, _rules, _certify, _verify, _findings, _regress, _engine, _view, _toggle, _numbers, _knight, _warmup)
 
 _DESCRIPTION = """\
 The one-way labyrinth: a line through every cell of an n x n board (n odd) from

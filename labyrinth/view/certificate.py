@@ -31,7 +31,7 @@ from labyrinth.view.svg import COLOURS
 from verify.certificates.check import Board, Facts, balance_range, holds
 from verify.certificates.words import WORDS
 
-__all__ = ["DRAWINGS", "render_certificate"]
+__all__ = ["DRAWINGS", "render_certificate", "render_certificates"]
 
 _SHADE = {"set": "#f6c88f", "part": "#f4b6b6", "black": "#e8d36b", "white": "#fbf3c4", "gate": "#7b3fb5",
           "neighbour": "#2a8c8c", "force": "#1f9d3a", "remove": "#d62728", "mark": "#e08a00"}
@@ -191,6 +191,18 @@ def _facts_layer(p, facts):
     return g
 
 
+def _panels(board, certificate, wanted, chars):
+    """(step number, step, facts before it, its words wrapped) for the steps ``wanted``."""
+    out = []
+    facts = Facts()
+    for i, step in enumerate(certificate["steps"], 1):
+        if wanted is None or i in wanted:
+            words = f"{i}. " + WORDS[step["kind"]](board, facts, step)
+            out.append((i, step, facts.copy(), textwrap.wrap(words, chars)))
+        holds(board, facts, step)
+    return out
+
+
 def render_certificate(state, move, certificate, *, steps=None, cell=None, columns=3, title=None):
     """SVG text: a panel per step of ``certificate`` (that ``move`` from ``state`` is dead), words below each.
 
@@ -210,49 +222,60 @@ def render_certificate(state, move, certificate, *, steps=None, cell=None, colum
     title : str, optional
         A heading above the panels.
     """
-    board = Board.after(state.compact(), move)
-    after = state.after(move)
-    n = board.n
+    return render_certificates(state, [(move, certificate)], steps=steps, cell=cell, columns=columns,
+                               titles=None if title is None else [title])
+
+
+def render_certificates(state, items, *, steps=None, cell=None, columns=3, titles=None):
+    """SVG text: the certificates ``items`` (``(move, certificate or None)``) of one state, one block each.
+
+    A block has a heading (``titles``, by default "after M: dead, because")
+    and a panel per step (only ``steps``, 1-based, if given); a missing
+    certificate (None) is a heading that says so.
+    """
+    n = state.n
     cell = cell or max(8, min(28, 300 // n))
     width = n * cell
-    font = 11
+    font, pad, line = 11, 10, 14
     chars = max(24, int(width / (0.56 * font)))
-    panels = []
-    facts = Facts()
-    todo = certificate["steps"]
-    wanted = set(range(1, len(todo) + 1) if steps is None else steps)
-    for i, step in enumerate(todo, 1):
-        if i in wanted:
-            words = f"{i}. " + WORDS[step["kind"]](board, facts, step)
-            panels.append((i, step, facts.copy(), textwrap.wrap(words, chars)))
-        holds(board, facts, step)
-    pad = 10
-    head = 22 if title else 0
-    rows = [panels[k:k + columns] for k in range(0, len(panels), columns)]
-    heights = [width + 14 + 14 * max(len(p[3]) for p in row) for row in rows]
-    ncol = min(columns, len(panels)) or 1
-    total_w = pad + ncol * (width + pad)
-    total_h = head + pad + sum(h + pad for h in heights)
+    wanted = None if steps is None else set(steps)
+    blocks = []
+    for k, (move, cert) in enumerate(items):
+        title = titles[k] if titles else (f"{state.compact()} then {move}: dead, because" if cert is not None
+                                          else f"{state.compact()} then {move}: no certificate found")
+        board = Board.after(state.compact(), move)
+        panels = _panels(board, cert, wanted, chars) if cert is not None else []
+        blocks.append((move, board, title, panels))
+    ncol = max([min(columns, len(b[3])) for b in blocks] + [1])
+    total_w = max(pad + ncol * (width + pad), max(int(0.6 * 14 * len(b[2])) + 2 * pad for b in blocks))
+    layout = []
+    total_h = pad
+    for move, board, title, panels in blocks:
+        rows = [panels[k:k + columns] for k in range(0, len(panels), columns)]
+        heights = [width + line + line * max(len(p[3]) for p in row) for row in rows]
+        layout.append((move, board, title, rows, heights, total_h))
+        total_h += 22 + sum(h + pad for h in heights) + pad
     d = dw.Drawing(total_w, total_h, font_family="DejaVu Sans, Arial, sans-serif", id_prefix="cert")
-    d.append_title(title or f"certificate: {state.compact()} then {move} is dead")
+    d.append_title(f"certificates: {state.compact()} then " + ", ".join(m for m, _ in items))
     d.append(dw.Rectangle(0, 0, total_w, total_h, fill="#ffffff"))
-    if title:
-        d.append(dw.Text(title, 14, pad, 16, fill=COLOURS["text"], font_weight="bold"))
-    top = head + pad
-    for row, height in zip(rows, heights):
-        for k, (i, step, before, lines) in enumerate(row):
-            left = pad + k * (width + pad)
-            p = _Panel(board, cell, left, top)
-            d.append(_board_layer(p, board, after))
-            d.append(_facts_layer(p, before))
-            d.append(_line_layer(p, after))
-            g = dw.Group()
-            DRAWINGS[step["kind"]](p, g, board, before, step)
-            d.append(g)
-            g = dw.Group()
-            _claims(p, g, board, step)
-            d.append(g)
-            for j, line in enumerate(lines):
-                d.append(dw.Text(line, font, left, _r(top + width + 14 + 14 * j), fill=COLOURS["text"]))
-        top += height + pad
+    for move, board, title, rows, heights, top in layout:
+        after = state.after(move)
+        d.append(dw.Text(title, 14, pad, top + 16, fill=COLOURS["text"], font_weight="bold"))
+        top += 22
+        for row, height in zip(rows, heights):
+            for k, (i, step, before, lines) in enumerate(row):
+                left = pad + k * (width + pad)
+                p = _Panel(board, cell, left, top)
+                d.append(_board_layer(p, board, after))
+                d.append(_facts_layer(p, before))
+                d.append(_line_layer(p, after))
+                g = dw.Group()
+                DRAWINGS[step["kind"]](p, g, board, before, step)
+                d.append(g)
+                g = dw.Group()
+                _claims(p, g, board, step)
+                d.append(g)
+                for j, text in enumerate(lines):
+                    d.append(dw.Text(text, font, left, _r(top + width + line * (j + 1)), fill=COLOURS["text"]))
+            top += height + pad
     return d.as_svg()

@@ -27,13 +27,38 @@ Verdict(valid=False, step=1, reason='the step claims a contradiction it does not
 import dataclasses
 
 __all__ = ["Board", "Facts", "Invalid", "KINDS", "MAX_DEPTH", "MAX_SIZE", "Outcome", "Verdict", "check", "holds",
-           "replay"]
+           "parse_state", "replay"]
 
 _MOVES = {"U": (0, -1), "D": (0, 1), "L": (-1, 0), "R": (1, 0)}
 #: how deeply ``case`` steps may nest
 MAX_DEPTH = 8
 #: the largest board a certificate may be about (the command line's limit too)
 MAX_SIZE = 1001
+
+
+def parse_state(state):
+    """``(n, line)`` of a state ``"N:MOVES"`` (the line's cells from the start); :class:`Invalid` if it does not parse."""
+    if not isinstance(state, str) or state.count(":") != 1:
+        raise Invalid(f"state {str(state)[:40]!r} is not N:MOVES")
+    size, moves = state.split(":")
+    if (not (size.isascii() and size.isdigit()) or len(size) > 4 or not 3 <= int(size) <= MAX_SIZE
+            or int(size) % 2 == 0):
+        raise Invalid(f"state {state[:40]!r}: the size must be an odd number from 3 to {MAX_SIZE}")
+    n = int(size)
+    line = [0]
+    seen = {0}
+    for i, letter in enumerate(moves):
+        if letter not in _MOVES:
+            raise Invalid(f"state {state[:40]!r}: step {i + 1}: {letter!r} is not one of U, D, L, R")
+        if line[-1] == n * n - 1:
+            raise Invalid(f"state {state[:40]!r}: step {i + 1}: the line already ended at the end corner")
+        dx, dy = _MOVES[letter]
+        x, y = line[-1] % n + dx, line[-1] // n + dy
+        if not (0 <= x < n and 0 <= y < n) or y * n + x in seen:
+            raise Invalid(f"state {state[:40]!r}: step {i + 1}: {letter} leaves the board or revisits a cell")
+        line.append(y * n + x)
+        seen.add(y * n + x)
+    return n, line
 
 
 class Invalid(Exception):
@@ -126,31 +151,16 @@ class Board:
     @classmethod
     def after(cls, state, move):
         """The board after ``move`` from ``state`` (``"N:MOVES"``); :class:`Invalid` if either does not parse."""
-        if not isinstance(state, str) or state.count(":") != 1:
-            raise Invalid(f"state {state!r} is not N:MOVES")
-        size, moves = state.split(":")
-        if (not (size.isascii() and size.isdigit()) or len(size) > 4 or not 3 <= int(size) <= MAX_SIZE
-                or int(size) % 2 == 0):
-            raise Invalid(f"state {state!r}: the size must be an odd number from 3 to {MAX_SIZE}")
+        n, line = parse_state(state)
         if not isinstance(move, str) or len(move) != 1 or move not in _MOVES:
             raise Invalid(f"move {move!r} is not one of U, D, L, R")
-        n = int(size)
-        line = [0]
-        seen = {0}
-        for i, letter in enumerate(moves + move):
-            last = i == len(moves)
-            what = "the move" if last else f"step {i + 1}"
-            if letter not in _MOVES:
-                raise Invalid(f"state {state!r}: {what}: {letter!r} is not one of U, D, L, R")
-            if line[-1] == n * n - 1:
-                raise Invalid(f"state {state!r}: {what}: the line already ended at the end corner")
-            dx, dy = _MOVES[letter]
-            x, y = line[-1] % n + dx, line[-1] // n + dy
-            if not (0 <= x < n and 0 <= y < n) or y * n + x in seen:
-                raise Invalid(f"state {state!r}: {what} {letter} leaves the board or enters the line")
-            line.append(y * n + x)
-            seen.add(y * n + x)
-        return cls(n, line)
+        if line[-1] == n * n - 1:
+            raise Invalid("the line has already ended at the end corner: there is no move")
+        dx, dy = _MOVES[move]
+        x, y = line[-1] % n + dx, line[-1] // n + dy
+        if not (0 <= x < n and 0 <= y < n) or y * n + x in line:
+            raise Invalid(f"the move {move} leaves the board or enters the line")
+        return cls(n, line + [y * n + x])
 
     def xy(self, c):
         """1-based ``(x, y)`` of a cell."""
