@@ -226,12 +226,13 @@ def render_certificate(state, move, certificate, *, steps=None, cell=None, colum
                                titles=None if title is None else [title])
 
 
-def render_certificates(state, items, *, steps=None, cell=None, columns=3, titles=None):
+def render_certificates(state, items, *, steps=None, last=False, cell=None, columns=3, titles=None):
     """SVG text: the certificates ``items`` (``(move, certificate or None)``) of one state, one block each.
 
-    A block has a heading (``titles``, by default "after M: dead, because")
-    and a panel per step (only ``steps``, 1-based, if given); a missing
-    certificate (None) is a heading that says so.
+    A block has a heading (``titles``, by default "STATE then M: dead,
+    because") and a panel per step (only ``steps``, 1-based, if given; only
+    the last, the contradiction with every fact before it, if ``last``); a
+    missing certificate (None) is a heading that says so.
     """
     n = state.n
     cell = cell or max(8, min(28, 300 // n))
@@ -241,13 +242,16 @@ def render_certificates(state, items, *, steps=None, cell=None, columns=3, title
     wanted = None if steps is None else set(steps)
     blocks = []
     for k, (move, cert) in enumerate(items):
-        title = titles[k] if titles else (f"{state.compact()} then {move}: dead, because" if cert is not None
-                                          else f"{state.compact()} then {move}: no certificate found")
+        text = state.compact() if len(state.compact()) <= 32 else state.compact()[:14] + "…" + state.compact()[-14:]
+        title = titles[k] if titles else (f"{text} then {move}: dead, because" if cert is not None
+                                          else f"{text} then {move}: no certificate found")
         board = Board.after(state.compact(), move)
+        if cert is not None and last:
+            wanted = {len(cert["steps"])}
         panels = _panels(board, cert, wanted, chars) if cert is not None else []
         blocks.append((move, board, title, panels))
     ncol = max([min(columns, len(b[3])) for b in blocks] + [1])
-    total_w = max(pad + ncol * (width + pad), max(int(0.6 * 14 * len(b[2])) + 2 * pad for b in blocks))
+    total_w = max(pad + ncol * (width + pad), max(int(0.7 * 14 * len(b[2])) + 2 * pad for b in blocks))
     layout = []
     total_h = pad
     for move, board, title, panels in blocks:

@@ -5,7 +5,8 @@
 * :mod:`~verify.certificates.build`: the builder, which re-derives a
   contradiction for a move with the arguments of ``strong`` and makes it minimal;
 * :mod:`~verify.certificates.words`: each step in words;
-* :mod:`~verify.certificates.moves`: the certificates of every move a rule set closes at a state.
+* :mod:`~verify.certificates.moves`: the certificates of every move a rule set closes at a state;
+* :mod:`~verify.certificates.quote`: ``strong``'s reason for a move another rule set left open (audits).
 
 The step kinds, why each is sound and a drawn example of each: docs/certificates.md.
 """
@@ -13,6 +14,8 @@ The step kinds, why each is sound and a drawn example of each: docs/certificates
 from verify.certificates.build import certificate
 from verify.certificates.check import KINDS, Verdict, check
 from verify.certificates.moves import closed_certificates, closed_moves
+from verify.certificates.quote import quote, quote_text
 from verify.certificates.words import WORDS, sentences
 
-__all__ = ["KINDS", "Verdict", "WORDS", "certificate", "check", "closed_certificates", "closed_moves", "sentences"]
+__all__ = ["KINDS", "Verdict", "WORDS", "certificate", "check", "closed_certificates", "closed_moves", "quote", "quote_text",
+           "sentences"]
