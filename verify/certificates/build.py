@@ -95,7 +95,7 @@ def _size(steps):
     return len(steps), cells
 
 
-def certificate(state, move, *, minimise=True):
+def certificate(state, move, *, minimise=True, counting=True):
     """The certificate that ``move`` from ``state`` leaves no completion, or None when the builder finds none.
 
     Parameters
@@ -107,6 +107,10 @@ def certificate(state, move, *, minimise=True):
     minimise : bool
         Drop the steps the contradiction does not depend on and shrink the
         steps' sets (default); False keeps the derivation as found.
+    counting : bool
+        When the minimal derivation has more than one step, also try a
+        single count on the bare board (an area or a Hall set) and keep the
+        smaller certificate (default); False keeps the derivation's.
 
     Returns
     -------
@@ -120,7 +124,7 @@ def certificate(state, move, *, minimise=True):
         return None
     if minimise:
         steps = minimal(board, steps)
-        if len(steps) > 1:
+        if len(steps) > 1 and counting:
             counted = count_first(board)
             if counted is not None:
                 counted = minimal(board, counted)
