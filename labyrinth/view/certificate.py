@@ -11,6 +11,7 @@ step reads, drawn by its kind's function in :data:`DRAWINGS`:
 * ``cut``: the cut cells crossed, the parts they leave shaded;
 * ``balance``: the area shaded as a checkerboard (black cells darker), its
   gates ringed;
+* ``area``: the area searched shaded, its gates ringed;
 * ``end``: the end corner ringed; ``case``: the supposed edge dashed.
 
 Below each panel, the step in words (:mod:`verify.certificates.words`).
@@ -143,6 +144,14 @@ def _balance(p, g, board, facts, step):
         p.ring(g, c, _SHADE["gate"], "a gate of the area")
 
 
+def _area(p, g, board, facts, step):
+    region = board.cells(step["cells"])
+    for c in region:
+        p.fill(g, c, _SHADE["set"], "in the area searched", opacity=0.8)
+    for c in balance_range(board, facts, region)[0]:
+        p.ring(g, c, _SHADE["gate"], "a gate of the area")
+
+
 def _end(p, g, board, facts, step):
     p.ring(g, board.end, _SHADE["mark"], "the end corner, reached too early")
 
@@ -153,7 +162,7 @@ def _case(p, g, board, facts, step):
 
 
 #: step kind -> ``(panel, group, board, facts, step)``: draws what the step reads
-DRAWINGS = {"balance": _balance, "case": _case, "cut": _cut, "degree": _degree, "end": _end, "hall": _hall,
+DRAWINGS = {"area": _area, "balance": _balance, "case": _case, "cut": _cut, "degree": _degree, "end": _end, "hall": _hall,
             "join": _closing, "loop": _closing}
 
 

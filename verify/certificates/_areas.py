@@ -13,6 +13,9 @@ written as checker steps:
   (one gate on the head's or the end's side, two gates in between) must hold
   the colours a line between its gates can cover (the study's area parity and
   black/white counts);
+* ``area`` (:func:`exact_step`, when nothing else shows a contradiction):
+  an area of those, small enough, that no path through all its cells
+  crosses between its gates (a search, as ``exact-areas`` does);
 * pockets: an area hanging between a free neighbour of the head and another
   cell (two gates), as the area rules look at them: ``balance`` again, or a
   ``cut`` of both cells when two such areas hang between the same pair.
@@ -20,7 +23,9 @@ written as checker steps:
 :func:`area_step` returns the smallest such contradiction, or None.
 """
 
-__all__ = ["area_step"]
+from verify.certificates.check import AREA_CELLS
+
+__all__ = ["area_step", "exact_step"]
 
 
 def _tarjan(der, root, skip=-1):
@@ -171,3 +176,15 @@ def area_step(der, pockets=True):
     if not found:
         return None
     return min(found, key=lambda c: c[0])[1]
+
+
+def exact_step(der):
+    """An ``area`` step: the smallest gated area of at most :data:`AREA_CELLS` cells with no path through it
+    between its gates (a search; what ``exact-areas`` decides), or None."""
+    found = []
+    for size, step in _candidates(der) + _pockets(der):
+        if step["kind"] == "balance" and size <= AREA_CELLS:
+            area = {**step, "kind": "area"}
+            if _dead(der, area):
+                found.append((size, area))
+    return min(found, key=lambda c: c[0])[1] if found else None

@@ -12,11 +12,12 @@ can replay, until one of them meets a contradiction:
    (``hall`` on tight sets: options in no perfect 2-matching go, those in
    all of them are forced: :mod:`verify.certificates._hall`);
 
-then 2-4 again on the new facts, until a contradiction or nothing changes.
-These are the arguments of every rule of ``strong`` (the C-shape, the
-two-matching, the four area rules, the closure), without its round limit,
-so every move ``strong`` closes gets a certificate; where none is found the
-move is *missing* one (None). The steps are then made minimal
+then 2-4 again on the new facts, until a contradiction or nothing changes;
+last, the areas between gates searched exactly (``area``, what the optional
+``exact-areas`` decides). These are the arguments of every rule of
+``strong`` (the C-shape, the two-matching, the four area rules, the
+closure), without its round limit, so every move ``strong`` closes gets a
+certificate; where none is found the move is *missing* one (None). The steps are then made minimal
 (:mod:`verify.certificates._minimize`) and checked once more.
 
 >>> cert = certificate("9:RRDDDRDR", "D")      # the two-matching's example
@@ -27,7 +28,7 @@ move is *missing* one (None). The steps are then made minimal
 True
 """
 
-from verify.certificates._areas import area_step
+from verify.certificates._areas import area_step, exact_step
 from verify.certificates._derive import Dead, Derivation
 from verify.certificates._hall import Matching
 from verify.certificates._minimize import minimal
@@ -65,7 +66,7 @@ def derive(board):
                     changed |= der.apply(step, got)
                     changed |= der.propagate()
             if not changed:
-                step = area_step(der, pockets=True)
+                step = area_step(der, pockets=True) or exact_step(der)
                 if step is None:
                     return None
                 der.apply(step, der.test(step))

@@ -26,7 +26,7 @@ Verdict(valid=False, step=1, reason='the step claims a contradiction it does not
 
 import dataclasses
 
-__all__ = ["Board", "Facts", "Invalid", "KINDS", "MAX_DEPTH", "MAX_SIZE", "Outcome", "Verdict", "check", "holds",
+__all__ = ["AREA_CELLS", "AREA_NODES", "Board", "Facts", "Invalid", "KINDS", "MAX_DEPTH", "MAX_SIZE", "Outcome", "Verdict", "check", "holds",
            "parse_state", "replay"]
 
 _MOVES = {"U": (0, -1), "D": (0, 1), "L": (-1, 0), "R": (1, 0)}
@@ -402,6 +402,71 @@ def _balance(board, facts, step):
     return Outcome(dead=True, reads=frozenset(reads))
 
 
+#: the most cells an ``area`` step may search, and the most search nodes it may take (past it: not shown)
+AREA_CELLS = 40
+AREA_NODES = 200_000
+
+
+def _traversable(adj, cells, starts, finish):
+    """True if a path through every one of ``cells`` runs from a cell of ``starts`` to one ``finish`` accepts
+    (``finish(first, last)``); None when the search passes :data:`AREA_NODES` nodes."""
+    budget = [AREA_NODES]
+    total = len(cells)
+
+    def extend(path, seen):
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        last = path[-1]
+        if len(path) == total:
+            return finish(path[0], last)
+        for d in adj[last]:
+            if d not in seen:
+                seen.add(d)
+                path.append(d)
+                got = extend(path, seen)
+                path.pop()
+                seen.discard(d)
+                if got is not False:
+                    return got
+        return False
+
+    for s in sorted(starts):
+        got = extend([s], {s})
+        if got is not False:
+            return got
+    return False
+
+
+def _area(board, facts, step):
+    region = board.cells(step.get("cells"))
+    if len(region) > AREA_CELLS:
+        raise Invalid(f"an area step searches at most {AREA_CELLS} cells")
+    gates = {}
+    for x in region:
+        for d in facts.options(board, x):
+            if d not in region:
+                gates.setdefault(d, set()).add(x)
+    h, e = board.head in region, board.end in region
+    adj = {x: [d for d in facts.options(board, x) if d in region] for x in region}
+    if len(gates) == 1 and h != e:
+        (touch,) = gates.values()
+        inner = board.head if h else board.end
+        found = _traversable(adj, region, {inner}, lambda first, last: last in touch)
+    elif len(gates) == 2 and not h and not e:
+        (a, ta), (b, tb) = sorted(gates.items())
+        found = _traversable(adj, region, ta | tb,
+                             lambda first, last: (first in ta and last in tb) or (first in tb and last in ta))
+    else:
+        raise Invalid("an area step needs one gate with the head or the end inside, or two gates and neither")
+    if found is None:
+        raise Invalid(f"the area's search passes {AREA_NODES} nodes: not replayed")
+    if found:
+        raise Invalid("the line can pass through the area between its gates: no contradiction")
+    reads = {_edge(x, d) for x in region for d in board.adj[x]}
+    return Outcome(dead=True, reads=frozenset(reads))
+
+
 def _end(board, facts, step):
     if board.head != board.end or board.free == 0:
         raise Invalid("the head is not on the end corner with cells left")
@@ -420,7 +485,7 @@ def _case(board, facts, step, depth=0):
 
 
 #: step kind -> its check ``(board, facts, step) -> Outcome``; raises :class:`Invalid` when the step does not hold
-KINDS = {"balance": _balance, "case": _case, "cut": _cut, "degree": _degree, "end": _end, "hall": _hall,
+KINDS = {"area": _area, "balance": _balance, "case": _case, "cut": _cut, "degree": _degree, "end": _end, "hall": _hall,
          "join": _join, "loop": _loop}
 
 

@@ -146,6 +146,16 @@ def _balance(board, facts, step):
     return f"{area}: {ends}, which can make {low} to {high}: dead"
 
 
+def _area(board, facts, step):
+    region = board.cells(step["cells"])
+    gates = sorted(balance_range(board, facts, region)[0])
+    inside = [w for c, w in ((board.head, "the head"), (board.end, "the end corner")) if c in region]
+    between = (f"from {inside[0]} to a cell beside its gate {board.name(gates[0])}" if inside
+               else f"between its gates {' and '.join(board.name(g) for g in gates)}")
+    return (f"the area of {_plural(len(region), 'cell')} ({_cells(board, region)}) is crossed once, {between}; "
+            f"a search finds no path through all its cells that does it: dead")
+
+
 def _end(board, facts, step):
     return f"the move enters the end corner with {_plural(board.free, 'cell')} still to visit: dead"
 
@@ -163,7 +173,7 @@ def _case(board, facts, step):
 
 
 #: step kind -> ``(board, facts, step) -> str``, read with the facts before the step
-WORDS = {"balance": _balance, "case": _case, "cut": _cut, "degree": _degree, "end": _end, "hall": _hall,
+WORDS = {"area": _area, "balance": _balance, "case": _case, "cut": _cut, "degree": _degree, "end": _end, "hall": _hall,
          "join": _join, "loop": _loop}
 
 
