@@ -24,6 +24,18 @@ def _key(a, b):
     return (a, b) if a < b else (b, a)
 
 
+class _Lazy(dict):
+    """A dict whose missing entries ``make(key)`` builds when first asked."""
+
+    def __init__(self, make):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key):
+        value = self[key] = self.make(key)
+        return value
+
+
 class Derivation:
     """Facts about the line's edges after a move, and the steps that derived them.
 
@@ -37,13 +49,30 @@ class Derivation:
         self.board = board
         self.nodes = board.nodes
         self.need = board.need
-        self.opt = {c: set(board.adj[c]) for c in board.nodes}
-        self.frc = {c: set() for c in board.nodes}
-        self.other = {c: c for c in board.nodes}  # a piece end -> its other end
-        self.size = {c: 1 for c in board.nodes}  # a piece end -> the piece's cell count
+        self.opt = _Lazy(lambda c: set(board.adj[c]))  # each node's options, made when first asked
+        self.frc = _Lazy(lambda c: set())
+        self.other = _Lazy(lambda c: c)  # a piece end -> its other end
+        self.size = _Lazy(lambda c: 1)  # a piece end -> the piece's cell count
         self.steps = []
-        self.queue = list(board.nodes)
-        self.queued = set(board.nodes)
+        near = self._near(board.head, 2)
+        self.queue = sorted(near)
+        self.queued = set(near)
+        self.everywhere = False
+
+    def _near(self, c, radius):
+        """The nodes within ``radius`` steps of ``c`` over the board's edges."""
+        out, ring = {c}, [c]
+        for _ in range(radius):
+            ring = [d for x in ring for d in self.board.adj[x] if d not in out]
+            out.update(ring)
+        return out
+
+    def everywhere_next(self):
+        """Queue every node: after the cells round the head, the propagation looks at the whole board."""
+        if not self.everywhere:
+            self.everywhere = True
+            for c in self.nodes:
+                self._push(c)
 
     # --- the facts as the checker reads them (its step checks run on a derivation unchanged) -----
     def options(self, board, c):

@@ -47,6 +47,8 @@ def derive(board):
         if board.head == board.end:
             der.record("end", dead=True)
         der.start()
+        der.propagate()  # round the head first: most contradictions are there, and cheap
+        der.everywhere_next()
         der.propagate()
         matching = Matching(der)
         for _ in range(MAX_ROUNDS):
