@@ -53,8 +53,9 @@ first steps:
   labyrinth COMMAND --help                        the options of one command
 
 exit status: 0 done (an audit's findings are its results: 0 too), 1 a regression
-(regress) or a rule not proved sound (rules lint), 2 bad input, 3 a time limit ran
-out (the answer is unknown, never a guess), 130 interrupted (Ctrl-C)."""
+(regress), a rule not proved sound (rules lint) or a certificate not valid (certify),
+2 bad input, 3 a time limit ran out (the answer is unknown, never a guess),
+130 interrupted (Ctrl-C)."""
 
 
 def main(argv=None):

@@ -3,7 +3,8 @@
 import json
 import sys
 
-from labyrinth.cli._common import EXIT_FINDING, EXIT_OK, emit
+from labyrinth.cli._common import EXIT_FINDING, EXIT_OK, emit, writable_output, write_text
+from labyrinth.cli._limits import file_name
 from labyrinth.errors import FormatError, LabyrinthError
 
 _HELP = """\
@@ -19,6 +20,7 @@ def register(sub):
                        description=_HELP)
     p.add_argument("input", metavar="FILE", help="JSON lines, or - for stdin")
     p.add_argument("--json", action="store_true", help="one JSON line per certificate: valid, step, reason")
+    p.add_argument("--svg", type=file_name, metavar="FILE", help="draw the valid certificates here: a panel per step")
     p.set_defaults(run=_certify)
 
 
@@ -56,8 +58,11 @@ def _short(state):
 def _certify(args):
     from verify.certificates.check import Invalid, check, parse_state
 
+    if args.svg:
+        writable_output(args.svg)
     name = "stdin" if args.input == "-" else args.input
     counts = {"valid": 0, "invalid": 0, "missing": 0}
+    drawn = []
     for number, text in _lines(args.input):
         if not text.strip():
             continue
@@ -79,6 +84,8 @@ def _certify(args):
                 verdict = check(state, move, cert)
                 kind = "valid" if verdict.valid else "invalid"
             counts[kind] += 1
+            if kind == "valid" and args.svg:
+                drawn.append((state, move, cert))
             if args.json:
                 emit({"line": number, "state": state, "move": move, "valid": kind == "valid",
                       "step": None if verdict is None else verdict.step,
@@ -91,6 +98,12 @@ def _certify(args):
             else:
                 at = f" at step {verdict.step}" if verdict.step is not None else ""
                 print(f"{where} {_short(state)} {move}: invalid{at}: {verdict.reason}")
+    if args.svg:
+        from labyrinth.engine import parse_compact
+        from labyrinth.view.certificate import render_entries
+
+        write_text(args.svg, render_entries([(parse_compact(s), m, c) for s, m, c in drawn]),
+                   f"{len(drawn)} valid certificate{'' if len(drawn) == 1 else 's'} drawn")
     total = sum(counts.values())
     if not args.json:
         print(f"{total} certificate{'' if total == 1 else 's'}: {counts['valid']} valid, {counts['invalid']} "

@@ -32,7 +32,7 @@ from labyrinth.view.svg import COLOURS
 from verify.certificates.check import Board, Facts, balance_range, holds
 from verify.certificates.words import WORDS
 
-__all__ = ["DRAWINGS", "render_certificate", "render_certificates"]
+__all__ = ["DRAWINGS", "render_certificate", "render_certificates", "render_entries"]
 
 _SHADE = {"set": "#f6c88f", "part": "#f4b6b6", "black": "#e8d36b", "white": "#fbf3c4", "gate": "#7b3fb5",
           "neighbour": "#2a8c8c", "force": "#1f9d3a", "remove": "#d62728", "mark": "#e08a00"}
@@ -243,42 +243,43 @@ def render_certificates(state, items, *, steps=None, last=False, cell=None, colu
     the last, the contradiction with every fact before it, if ``last``); a
     missing certificate (None) is a heading that says so.
     """
-    n = state.n
-    cell = cell or max(8, min(28, 300 // n))
-    width = n * cell
+    return render_entries([(state, m, c) for m, c in items], steps=steps, last=last, cell=cell, columns=columns,
+                          titles=titles)
+
+
+def render_entries(entries, *, steps=None, last=False, cell=None, columns=3, titles=None):
+    """SVG text: certificates of any states, ``(state, move, certificate or None)`` each, one block each
+    (see :func:`render_certificates`)."""
     font, pad, line = 11, 10, 14
-    chars = max(24, int(width / (0.56 * font)))
-    wanted = None if steps is None else set(steps)
     blocks = []
-    for k, (move, cert) in enumerate(items):
+    for k, (state, move, cert) in enumerate(entries):
+        size = cell or max(8, min(28, 300 // state.n))
+        width = state.n * size
+        chars = max(24, int(width / (0.56 * font)))
         text = state.compact() if len(state.compact()) <= 32 else state.compact()[:14] + "…" + state.compact()[-14:]
         title = titles[k] if titles else (f"{text} then {move}: dead, because" if cert is not None
                                           else f"{text} then {move}: no certificate found")
         board = Board.after(state.compact(), move)
-        if cert is not None and last:
-            wanted = {len(cert["steps"])}
+        wanted = ({len(cert["steps"])} if cert is not None and last else None if steps is None else set(steps))
         panels = _panels(board, cert, wanted, chars) if cert is not None else []
-        blocks.append((move, board, title, panels))
-    ncol = max([min(columns, len(b[3])) for b in blocks] + [1])
-    total_w = max(pad + ncol * (width + pad), max(int(0.7 * 14 * len(b[2])) + 2 * pad for b in blocks))
-    layout = []
-    total_h = pad
-    for move, board, title, panels in blocks:
-        rows = [panels[k:k + columns] for k in range(0, len(panels), columns)]
+        rows = [panels[j:j + columns] for j in range(0, len(panels), columns)]
         heights = [width + line + line * max(len(p[3]) for p in row) for row in rows]
-        layout.append((move, board, title, rows, heights, total_h))
-        total_h += 22 + sum(h + pad for h in heights) + pad
+        blocks.append((state, move, board, title, rows, heights, size, width))
+    total_w = max([pad + min(columns, max(1, sum(len(r) for r in b[4]))) * (b[7] + pad) for b in blocks]
+                  + [int(0.7 * 14 * len(b[3])) + 2 * pad for b in blocks] + [100])
+    total_h = pad + sum(22 + sum(h + pad for h in b[5]) + pad for b in blocks)
     d = dw.Drawing(total_w, total_h, font_family="DejaVu Sans, Arial, sans-serif", id_prefix="cert")
-    d.append_title(f"certificates: {state.compact()} then " + ", ".join(m for m, _ in items))
+    d.append_title("certificates: " + "; ".join(f"{s.compact()} then {m}" for s, m, _ in entries))
     d.append(dw.Rectangle(0, 0, total_w, total_h, fill="#ffffff"))
-    for move, board, title, rows, heights, top in layout:
+    top = pad
+    for state, move, board, title, rows, heights, size, width in blocks:
         after = state.after(move)
         d.append(dw.Text(title, 14, pad, top + 16, fill=COLOURS["text"], font_weight="bold"))
         top += 22
         for row, height in zip(rows, heights):
             for k, (i, step, before, lines) in enumerate(row):
                 left = pad + k * (width + pad)
-                p = _Panel(board, cell, left, top)
+                p = _Panel(board, size, left, top)
                 d.append(_board_layer(p, board, after))
                 d.append(_facts_layer(p, before))
                 d.append(_line_layer(p, after))
@@ -291,4 +292,5 @@ def render_certificates(state, items, *, steps=None, last=False, cell=None, colu
                 for j, text in enumerate(lines):
                     d.append(dw.Text(text, font, left, _r(top + width + line * (j + 1)), fill=COLOURS["text"]))
             top += height + pad
+        top += pad
     return d.as_svg()

@@ -1,7 +1,8 @@
 """Certificates: why a closed move is dead, as steps a person can read and a small checker can verify.
 
 * :mod:`~verify.certificates.check`: the checker (standard library only: no
-  rule, no oracle); :data:`~verify.certificates.check.KINDS` its step kinds;
+  rule, no oracle), with its board (:mod:`~verify.certificates.board`) and its
+  step kinds (:mod:`~verify.certificates.kinds`, :data:`~verify.certificates.kinds.KINDS`);
 * :mod:`~verify.certificates.build`: the builder, which re-derives a
   contradiction for a move with the arguments of ``strong`` and makes it minimal;
 * :mod:`~verify.certificates.words`: each step in words;
