@@ -38,6 +38,7 @@ from labyrinth.engine import State  # noqa: E402
 from labyrinth.engine.walker import random_walk  # noqa: E402
 from labyrinth.rules import get_rule_set  # noqa: E402
 from verify.certificates import certificate, check  # noqa: E402
+from verify.certificates.build import cells_named  # noqa: E402
 
 _RULES = {}
 
@@ -46,22 +47,6 @@ def _strong():
     if "strong" not in _RULES:
         _RULES["strong"] = get_rule_set("strong")
     return _RULES["strong"]
-
-
-def cells_named(cert):
-    """The distinct cells a certificate's steps name."""
-    out = set()
-    for step in cert["steps"]:
-        for key in ("cell",):
-            if key in step:
-                out.add(tuple(step[key]))
-        for key in ("cells",):
-            out.update(tuple(c) for c in step.get(key, []))
-        for piece in step.get("pieces", []):
-            out.update(tuple(c) for c in piece)
-        if "edge" in step:
-            out.update(tuple(c) for c in step["edge"])
-    return len(out)
 
 
 def _certify_state(state, out):
@@ -80,7 +65,7 @@ def _certify_state(state, out):
             continue
         verdict = check(text, m, cert)
         t2 = time.perf_counter()
-        out.append((state.n, len(cert["steps"]), cells_named(cert), t1 - t0, t2 - t1,
+        out.append((state.n, len(cert["steps"]), cells_named(cert["steps"]), t1 - t0, t2 - t1,
                     "valid" if verdict.valid else "rejected", text, m))
 
 

@@ -166,7 +166,7 @@ DRAWINGS = {"area": _area, "balance": _balance, "case": _case, "cut": _cut, "deg
             "join": _closing, "loop": _closing}
 
 
-def _board_layer(p, board, after):
+def _board_layer(p, board):
     g = dw.Group()
     n = board.n
     for c in range(n * n):
@@ -280,7 +280,7 @@ def render_entries(entries, *, steps=None, last=False, cell=None, columns=3, tit
             for k, (i, step, before, lines) in enumerate(row):
                 left = pad + k * (width + pad)
                 p = _Panel(board, size, left, top)
-                d.append(_board_layer(p, board, after))
+                d.append(_board_layer(p, board))
                 d.append(_facts_layer(p, before))
                 d.append(_line_layer(p, after))
                 g = dw.Group()

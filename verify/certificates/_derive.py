@@ -216,12 +216,3 @@ class Derivation:
                     self.remove(c, d)
                 changed = True
         return changed
-
-    def forced_edges(self):
-        """Every forced edge, as cell pairs ``(a, b)`` with ``a < b``."""
-        return {_key(a, b) for a in self.nodes for b in self.frc[a]}
-
-
-def derivation(state_text, move):
-    """A fresh derivation for ``move`` from ``state_text`` (``N:MOVES``)."""
-    return Derivation(Board.after(state_text, move))

@@ -34,7 +34,7 @@ from verify.certificates._hall import Matching
 from verify.certificates._minimize import minimal
 from verify.certificates.check import Board
 
-__all__ = ["MAX_ROUNDS", "certificate", "derive"]
+__all__ = ["MAX_ROUNDS", "cells_named", "certificate", "derive"]
 
 #: rounds of areas, matching and filtering before the builder gives up (the closure stops at 30)
 MAX_ROUNDS = 200
@@ -90,12 +90,20 @@ def count_first(board):
     return None
 
 
+def cells_named(steps):
+    """The distinct cells the steps name (a step's cell, its sets, its pieces, its edge's ends)."""
+    out = set()
+    for step in steps:
+        named = [step["cell"]] if "cell" in step else []
+        named += list(step.get("cells", [])) + [c for p in step.get("pieces", []) for c in p]
+        named += list(step.get("edge", []))
+        out.update(tuple(c) for c in named)
+    return len(out)
+
+
 def _size(steps):
-    """Steps first, then the cells they list: what "smaller" means between two certificates."""
-    cells = sum(len(s.get("cells", [])) if isinstance(s.get("cells"), list) and s.get("cells")
-                and isinstance(s["cells"][0], list) else 1 for s in steps)
-    cells += sum(len(p) for s in steps for p in s.get("pieces", []))
-    return len(steps), cells
+    """Steps first, then the cells they name: what "smaller" means between two certificates."""
+    return len(steps), cells_named(steps)
 
 
 def certificate(state, move, *, minimise=True, counting=True):
