@@ -223,9 +223,11 @@ def _why_section(findings):
         state = f.state if len(f.state) <= 30 else f.state[:12] + "…" + f.state[-12:]
         why = quote_text(q).replace("|", "\\|")
         rows.append(f"| {f.unit.removeprefix('file ')} | `{state}` | {f.move} | {why} |")
+    share = (f"`strong` closes all {len(missed)} of them, each with a certificate." if closed == len(missed) else
+             f"`strong` closes {closed} of these {len(missed)} moves with a certificate; the others need an "
+             f"argument beyond it.")
     return ["", "## Why the missed-dead moves are dead", "",
             f"For each move the research program allowed into a dead state: the reason `strong` closes it, as "
-            f"its certificate (docs/certificates.md) in words, each checked by the independent checker. "
-            f"`strong` closes {closed} of these {len(missed)} moves with a certificate; the others need an "
-            f"argument beyond it.", "",
+            f"its certificate (docs/certificates.md) in words, each checked by the independent checker. {share}",
+            "",
             "| file | state | move | why it is dead |", "|---|---|---|---|"] + rows
