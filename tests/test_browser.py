@@ -145,6 +145,14 @@ def test_space_runs_and_stops_the_walker(page, server):
     _at(page, int(stopped) - 1)
 
 
+def test_the_why_panel_shows_each_closed_move_certificate(page, server):
+    page.goto(server.url + "?state=7:RRDDDL&rules=strong")
+    _at(page, 6, "alive")
+    why = page.inner_text("#why-text")
+    assert "D: dead, because" in why and "L: dead, because" in why and "hangs off" in why
+    assert page.locator("#certificate svg").count() == 1  # both moves' last steps, drawn under the board
+
+
 def test_malformed_input_gets_a_message_on_the_page(page, server):
     page.goto(server.url + "?state=5:RR")
     before = _at(page, 2, "alive")

@@ -148,7 +148,8 @@ def test_cli_audits_a_folder_reports_bad_files_and_keeps_the_rest(tmp_path, corp
     assert f"labyrinth: wrote {report}" in proc.stderr  # the report of the other files, named
     assert "6 research files" in proc.stdout
     text = report.read_text(encoding="utf-8")
-    assert sum(line.startswith("| ") and ".txt |" in line for line in text.splitlines()) == 6
+    files = text.split("## Files", 1)[1].split("\n## ", 1)[0]  # the per-file table (the findings' section follows)
+    assert sum(line.startswith("| ") and ".txt |" in line for line in files.splitlines()) == 6
     listed = _cli("findings", "list", "campaigns", "--db", str(tmp_path / "t.db"))
     assert "trace" in listed.stdout
 
@@ -156,3 +157,20 @@ def test_cli_audits_a_folder_reports_bad_files_and_keeps_the_rest(tmp_path, corp
 def test_cli_trace_rejects_rule_options(tmp_path, corpus_files):
     proc = _cli("audit", "--trace", str(corpus_files[0]), "--rules", "universal", "--db", str(tmp_path / "t.db"))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_report_quotes_strong_for_each_missed_dead_move():
+    """A missed-dead move of the research program comes with strong's certificate for it, or why there is none."""
+    from verify.audit import AuditTotals, Finding
+    from verify.certificates import certificate
+
+    findings = [Finding("missed-dead", "9:RRDDDRDR", "D", unit="file a.txt"),
+                Finding("missed-dead", "7:RRDDDL", "U", unit="file b.txt"),  # U is live: strong leaves it open
+                Finding("over-pruned", "7:RRDDDL", "U", unit="file b.txt")]
+    text = corpus_report([], AuditTotals(), findings=findings)
+    section = text.split("## Why the missed-dead moves are dead", 1)[1]
+    rows = [line for line in section.splitlines() if line.startswith("| a.txt") or line.startswith("| b.txt")]
+    assert len(rows) == 2 and "closes 1 of these 2 moves" in section
+    hall = certificate("9:RRDDDRDR", "D")["steps"][0]
+    assert f"these {len(hall['cells'])} black cells need" in rows[0] and "checked" in rows[0]
+    assert "leaves this move open too" in rows[1]

@@ -160,8 +160,9 @@ def audit_trace(trace, oracle, *, label="<trace>"):
     return findings, summary, totals
 
 
-def corpus_report(summaries, totals, *, title="Corpus audit", command=None):
-    """A Markdown report: per-class totals, then one row per file with its first dead step."""
+def corpus_report(summaries, totals, *, title="Corpus audit", command=None, findings=()):
+    """A Markdown report: per-class totals, one row per file with its first dead step, then each missed-dead
+    finding of ``findings`` with ``strong``'s reason (its certificate in words, :mod:`verify.certificates`)."""
     summaries = sorted(summaries, key=lambda s: s.file)
     lines = [f"# {title}", ""]
     if command:
@@ -204,4 +205,29 @@ def corpus_report(summaries, totals, *, title="Corpus audit", command=None):
         counts = " | ".join(str(s.findings.get(k, 0)) for k in CLASSES)
         lines.append(f"| {s.file} | {s.n} | {s.steps} | {s.recorded} | {s.status} | {dead} | {s.off_options} | "
                      f"{counts} |")
+    lines += _why_section(findings)
     return "\n".join(lines) + "\n"
+
+
+def _why_section(findings):
+    """Each missed-dead finding with the certificate of ``strong`` for its move (or why there is none)."""
+    from verify.certificates import quote, quote_text
+
+    missed = [f for f in findings if f.kind == MISSED_DEAD and ":" in f.state and "@" not in f.state]
+    if not missed:
+        return []
+    rows, closed = [], 0
+    for f in sorted(missed, key=lambda f: (f.unit, len(f.state))):
+        q = quote(f.state, f.move)
+        closed += q["certificate"] is not None
+        state = f.state if len(f.state) <= 30 else f.state[:12] + "…" + f.state[-12:]
+        why = quote_text(q).replace("|", "\\|")
+        rows.append(f"| {f.unit.removeprefix('file ')} | `{state}` | {f.move} | {why} |")
+    share = (f"`strong` closes all {len(missed)} of them, each with a certificate." if closed == len(missed) else
+             f"`strong` closes {closed} of these {len(missed)} moves with a certificate; the others need an "
+             f"argument beyond it.")
+    return ["", "## Why the missed-dead moves are dead", "",
+            f"For each move the research program allowed into a dead state: the reason `strong` closes it, as "
+            f"its certificate (docs/certificates.md) in words, each checked by the independent checker. {share}",
+            "",
+            "| file | state | move | why it is dead |", "|---|---|---|---|"] + rows

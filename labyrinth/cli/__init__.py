@@ -11,6 +11,7 @@ import re
 import sys
 
 from labyrinth.cli import (
+    _certify,
     _check,
     _count,
     _engine,
@@ -31,7 +32,7 @@ from labyrinth.jobs.stopping import stop_on_signals
 
 __all__ = ["main"]
 
-_FAMILIES = (_check, _walks, _count, _rules, _verify, _findings, _regress, _engine, _view, _toggle, _numbers, _knight, _warmup)
+_FAMILIES = (_check, _walks, _count, _rules, _certify, _verify, _findings, _regress, _engine, _view, _toggle, _numbers, _knight, _warmup)
 
 _DESCRIPTION = """\
 The one-way labyrinth: a line through every cell of an n x n board (n odd) from
@@ -54,9 +55,9 @@ first steps:
   labyrinth COMMAND --help                        the options of one command
 
 exit status: 0 done (an audit's findings are its results: 0 too), 1 a regression
-(regress) or a rule not proved sound (rules lint), 2 bad input, 3 a time limit ran
-out (the answer is unknown, never a guess), 130 interrupted (Ctrl-C), 143 stopped
-by SIGTERM."""
+(regress), a rule not proved sound (rules lint) or a certificate not valid (certify),
+2 bad input, 3 a time limit ran out (the answer is unknown, never a guess),
+130 interrupted (Ctrl-C), 143 stopped by SIGTERM."""
 
 
 def main(argv=None):

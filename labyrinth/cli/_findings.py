@@ -121,10 +121,15 @@ def _findings_show(args):
     must_exist(args.db)
     with Store(args.db, create=False) as store:
         r = store.finding(args.id)
-    if args.json:
-        emit(r)
-        return EXIT_OK
     state = parse_path(r["state"], source=f"finding {args.id}")
+    why = None
+    if r["kind"] == "missed-dead" and isinstance(state, State):
+        from verify.certificates import quote
+
+        why = quote(state, r["move"])
+    if args.json:
+        emit(r if why is None else {**r, "strong": why})
+        return EXIT_OK
     print(f"finding {r['id']}: {r['kind']} at {r['state']}, move {r['move']} (campaign {r['campaign']}, {r['unit']})")
     print(f"blamed: {', '.join(r['rules']) or '-'}" + (f" at {r['cells']}" if r["cells"] else ""))
     marks = {state.board.step(state.head, r["move"]): "x"}
@@ -145,4 +150,20 @@ def _findings_show(args):
         print(LEGEND)
     elif r["kind"] in ("missed-dead", "wrong-force"):
         print(f"no minimal pattern stored: 'labyrinth minimize --finding {r['id']} --db {args.db}' adds it")
+    if why is not None:
+        _print_why(why)
     return EXIT_OK
+
+
+def _print_why(why):
+    """strong's reason for a missed-dead move: its certificate in words, or that it has none."""
+    from verify.certificates import quote_text
+
+    if why["certificate"] is None:
+        print(f"why it is dead: {quote_text(why)}")
+        return
+    k = len(why["certificate"]["steps"])
+    print(f"why it is dead: strong closes this move; its certificate ({k} step{'' if k == 1 else 's'}, "
+          "checked):")
+    for line in why["words"]:
+        print(f"  {line}")

@@ -34,7 +34,14 @@ def register(sub):
     explain.add_argument("input", nargs="?", metavar="FILE", help="a research path file")
     explain.add_argument("--moves", metavar="N:MOVES", help="a state in compact notation")
     rules_args(explain)
-    explain.add_argument("--json", action="store_true")
+    explain.add_argument("--json", action="store_true",
+                         help="one JSON object: the moves, who closed each and its certificate (labyrinth certify "
+                              "reads it)")
+    explain.add_argument("--certify", action=argparse.BooleanOptionalAction, default=None,
+                         help="give each closed move its certificate: why it is dead, step by step, checked "
+                              "(default: for a set of sound rules such as strong)")
+    explain.add_argument("--svg", type=file_name, metavar="FILE",
+                         help="draw the closed moves' certificates here: a panel per step (implies --certify)")
     size_args(explain, "explain")
     explain.set_defaults(run=_explain)
     rules = sub.add_parser("rules", help="list, show, lint or mine rules")
@@ -94,6 +101,8 @@ def _explain(args):
 
     if (args.input is None) == (args.moves is None):
         raise LabyrinthError("explain: give exactly one of FILE or --moves N:MOVES")
+    if args.svg:
+        writable_output(args.svg)
     state = (sized_state(args.moves, "explain", args.allow_large) if args.moves
              else sized_file(Path(args.input), "explain", args.allow_large))
     rules = rule_set(args)
@@ -110,6 +119,19 @@ def _explain(args):
         open_now = rules.open_moves(state)
         moves = {m: {"open": m in open_now, "by": [] if m in open_now else [{"rule": rules.name}]}
                  for m in state.open_moves()}
+    certify = args.certify if args.certify is not None else (bool(getattr(rules, "sound", False)) or bool(args.svg))
+    certificates = {}
+    if certify:
+        from verify.certificates import closed_certificates
+
+        certificates = closed_certificates(state, rules, [m for m, info in moves.items() if not info["open"]])
+        for m, cert in certificates.items():
+            moves[m]["certificate"] = cert
+    if args.svg:
+        from labyrinth.view.certificate import render_certificates
+
+        write_text(args.svg, render_certificates(state, list(certificates.items())),
+                   f"the certificates of {len(certificates)} closed move{'' if len(certificates) == 1 else 's'}")
     xy = state.board.xy
     if args.json:
         emit({"state": state.compact(), "rules": rules_label(rules, args), "moves": moves,
@@ -126,10 +148,24 @@ def _explain(args):
             cells = " ".join(f"({x},{y})" for x, y in e.get("cells", ()))
             how = "closed by a force of" if e.get("kind") == "force" else "disabled by"
             print(f"  {m}: {how} {e['rule']}" + (f" at {cells}" if cells else ""))
+        if m in certificates:
+            _print_certificate(state, m, certificates[m])
     if lines.dead:
         cells = " ".join(f"({x},{y})" for x, y in (xy(c) for c in lines.cells))
         print(f"future lines: dead: {lines.dead} at {cells}")
     return EXIT_OK
+
+
+def _print_certificate(state, move, cert):
+    from verify.certificates import sentences
+
+    if cert is None:
+        print(f"  {move}: no certificate: the builder finds no contradiction after it")
+        return
+    steps = len(cert["steps"])
+    print(f"  {move}: why, in {steps} step{'' if steps == 1 else 's'} (a certificate the checker accepts):")
+    for line in sentences(state, move, cert):
+        print(f"       {line}")
 
 
 def _rules_list(args):

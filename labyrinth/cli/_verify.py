@@ -301,7 +301,7 @@ def _audit_traces(args, patterns, oracle):
                        + (" --no-patterns" if patterns == 0 else f" --patterns {patterns}" if patterns != "auto"
                           else "")
                        + (f" --time-limit {args.time_limit:g}" if args.time_limit != 60.0 else ""))
-            write_text(args.report, corpus_report(summaries, totals, command=command))
+            write_text(args.report, corpus_report(summaries, totals, command=command, findings=findings))
         if args.json:
             for f in findings:
                 emit(f.to_json())

@@ -416,12 +416,27 @@ def _findings_section(findings, limit):
         e = f.get("explained")
         why = "–" if e is None else f"<b>{_E(e.kind)}</b>: {_E(e.text)}"
         rows.append([f["id"], f["campaign"], f["kind"], f"<code>{_E(_short(f['state'], 60))}</code>", f["move"],
-                     _E(", ".join(f["rules"]) or "–"), cells, why, pat, _E(f["checked_by"] or "–")])
+                     _E(", ".join(f["rules"]) or "–"), cells, why, _strong_reason(f), pat,
+                     _E(f["checked_by"] or "–")])
     more = f"<p>… and {len(findings) - limit} more.</p>" if len(findings) > limit else ""
-    head = ["#", "campaign", "class", "state", "move", "blamed", "trigger cells", "why dead", "pattern",
-            "confirmed by"]
+    head = ["#", "campaign", "class", "state", "move", "blamed", "trigger cells", "why dead",
+            "strong's certificate", "pattern", "confirmed by"]
     return _section("findings", "Findings",
                     (_table(head, rows) if rows else "<p>No findings.</p>") + more)
+
+
+def _strong_reason(finding):
+    """A missed-dead finding's move as ``strong`` sees it: its certificate's steps (folded), or why there is none."""
+    from verify.certificates import quote, quote_text
+
+    if finding["kind"] != "missed-dead" or "@" in finding["state"] or ":" not in finding["state"]:
+        return "–"
+    q = quote(finding["state"], finding["move"])
+    if q["certificate"] is None:
+        return _E(quote_text(q))
+    k = len(q["certificate"]["steps"])
+    items = "".join(f"<li>{_E(w.split('. ', 1)[1])}</li>" for w in q["words"])
+    return f"<details><summary>dead in {k} step{'' if k == 1 else 's'}</summary><ol>{items}</ol></details>"
 
 
 def _short(text, width=40):

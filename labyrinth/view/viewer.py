@@ -144,6 +144,7 @@ class Viewer:
                 v = dataclasses.replace(v, pattern=place_pattern(found, dead))
         out = v.to_json()
         out["svg"] = inline(render(v, cell=max(14, min(48, 520 // state.n))))
+        out.update(_certificates(state, sorted(v.disabled)))
         with self._cache:
             self._views[key] = out
             while len(self._views) > _VIEWS_KEPT:
@@ -284,6 +285,21 @@ class _Worker:
 
                 self.rules[name] = get_rule_set(name)
         return self.rules[name]
+
+
+def _certificates(state, closed):
+    """Why each closed move is dead: ``certificates`` (move -> its steps in words, or None when the builder
+    finds none) and ``certificate_svg`` (each certificate's last step drawn, with every fact before it)."""
+    from labyrinth.view.certificate import render_certificates
+    from verify.certificates import closed_certificates, sentences
+
+    found = closed_certificates(state, None, closed) if closed and not state.is_complete() else {}
+    words = {m: None if c is None else sentences(state, m, c) for m, c in found.items()}
+    svg = None
+    if found:
+        svg = inline(render_certificates(state, list(found.items()), last=True, columns=1,
+                                         cell=max(8, min(20, 260 // state.n))))
+    return {"certificates": words, "certificate_svg": svg}
 
 
 def _clip(text, limit=24):

@@ -1,0 +1,144 @@
+"""Build the certificate of a closed move: re-derive why the state after it has no completion, as checker steps.
+
+The builder does not ask the compiled rules why (their kernels keep no
+reasons): it runs the same sound arguments again in Python, writing down
+each deduction as a step the checker (:mod:`verify.certificates.check`)
+can replay, until one of them meets a contradiction:
+
+1. ``end``: the move enters the end corner with cells left;
+2. the future lines (``degree``, ``loop``, ``join``) to a fixed point;
+3. the area arguments (``cut``, ``balance``: :mod:`verify.certificates._areas`);
+4. the two-matching (``hall``: no perfect 2-matching) and its filtering
+   (``hall`` on tight sets: options in no perfect 2-matching go, those in
+   all of them are forced: :mod:`verify.certificates._hall`);
+
+then 2-4 again on the new facts, until a contradiction or nothing changes;
+last, the areas between gates searched exactly (``area``, what the optional
+``exact-areas`` decides). These are the arguments of every rule of
+``strong`` (the C-shape, the two-matching, the four area rules, the
+closure), without its round limit, so every move ``strong`` closes gets a
+certificate; where none is found the move is *missing* one (None). The steps are then made minimal
+(:mod:`verify.certificates._minimize`) and checked once more.
+
+>>> cert = certificate("9:RRDDDRDR", "D")      # the two-matching's example
+>>> [(s["kind"], len(s["cells"])) for s in cert["steps"]]     # 15 black cells need 30 line ends, get 28
+[('hall', 15)]
+>>> from verify.certificates.check import check
+>>> check("9:RRDDDRDR", "D", cert).valid
+True
+"""
+
+from verify.certificates._areas import area_step, exact_step
+from verify.certificates._derive import Dead, Derivation
+from verify.certificates._hall import Matching
+from verify.certificates._minimize import minimal
+from verify.certificates.check import Board
+
+__all__ = ["MAX_ROUNDS", "cells_named", "certificate", "derive"]
+
+#: rounds of areas, matching and filtering before the builder gives up (the closure stops at 30)
+MAX_ROUNDS = 200
+
+
+def derive(board):
+    """The steps of a derivation on ``board`` ending in a contradiction, or None when none is found."""
+    der = Derivation(board)
+    try:
+        if board.head == board.end:
+            der.record("end", dead=True)
+        der.start()
+        der.propagate()  # round the head first: most contradictions are there, and cheap
+        der.everywhere_next()
+        der.propagate()
+        matching = Matching(der)
+        for _ in range(MAX_ROUNDS):
+            step = area_step(der, pockets=False)
+            if step is not None:
+                der.apply(step, der.test(step))
+            step = matching.repair()
+            if step is not None:
+                got = der.test(step)
+                if got is None:
+                    return None  # an internal error: the search's set does not show the contradiction
+                der.apply(step, got)
+            changed = False
+            for step in matching.filtering():
+                got = der.test(step)
+                if got is not None:
+                    changed |= der.apply(step, got)
+                    changed |= der.propagate()
+            if not changed:
+                step = area_step(der, pockets=True) or exact_step(der)
+                if step is None:
+                    return None
+                der.apply(step, der.test(step))
+    except Dead:
+        return der.steps
+    return None
+
+
+def count_first(board):
+    """A one-step derivation by counting alone (an area or a Hall set on the bare board), or None."""
+    der = Derivation(board)
+    for find in (lambda: area_step(der, pockets=False), lambda: Matching(der).repair(),
+                 lambda: area_step(der, pockets=True)):
+        step = find()
+        if step is not None:
+            got = der.test(step)
+            if got is not None and got.dead:
+                return [{**step, "dead": True}]
+    return None
+
+
+def cells_named(steps):
+    """The distinct cells the steps name (a step's cell, its sets, its pieces, its edge's ends)."""
+    out = set()
+    for step in steps:
+        named = [step["cell"]] if "cell" in step else []
+        named += list(step.get("cells", [])) + [c for p in step.get("pieces", []) for c in p]
+        named += list(step.get("edge", []))
+        out.update(tuple(c) for c in named)
+    return len(out)
+
+
+def _size(steps):
+    """Steps first, then the cells they name: what "smaller" means between two certificates."""
+    return len(steps), cells_named(steps)
+
+
+def certificate(state, move, *, minimise=True, counting=True):
+    """The certificate that ``move`` from ``state`` leaves no completion, or None when the builder finds none.
+
+    Parameters
+    ----------
+    state : str or labyrinth.engine.State
+        The state before the move (``N:MOVES`` or a state).
+    move : str
+        ``U``, ``D``, ``L`` or ``R``.
+    minimise : bool
+        Drop the steps the contradiction does not depend on and shrink the
+        steps' sets (default); False keeps the derivation as found.
+    counting : bool
+        When the minimal derivation has more than one step, also try a
+        single count on the bare board (an area or a Hall set) and keep the
+        smaller certificate (default); False keeps the derivation's.
+
+    Returns
+    -------
+    dict or None
+        ``{"steps": [...]}`` in the checker's format.
+    """
+    text = state if isinstance(state, str) else state.compact()
+    board = Board.after(text, move)
+    steps = derive(board)
+    if steps is None:
+        return None
+    if minimise:
+        steps = minimal(board, steps)
+        if len(steps) > 1 and counting:
+            counted = count_first(board)
+            if counted is not None:
+                counted = minimal(board, counted)
+                if _size(counted) < _size(steps):
+                    steps = counted
+    return {"steps": steps}
