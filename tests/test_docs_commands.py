@@ -30,7 +30,9 @@ def labyrinth_commands():
     for page in ALL_PAGES:
         for text in commands(page):
             for part in text.split("|"):  # echo 7:RRDD | labyrinth check -
-                words = shlex.split(part)
+                words = shlex.split(part, comments=True)
+                if ">" in words:  # labyrinth explain ... --json > out/why.json: the shell writes the file
+                    words = words[:words.index(">")]
                 if words and words[0] == "labyrinth":
                     out.append((page.name, text, words[1:]))
     return out

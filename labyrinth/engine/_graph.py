@@ -28,11 +28,11 @@ OPEN = -1
 
 
 #: rows of a scratch block: 0-8 the kernels here, 9-16 the walker's area bookkeeping
-#: (:mod:`labyrinth.rules._chain`), 17-34 future lines (:mod:`labyrinth.rules._lines`), 35-42 the witness's
-#: re-routing (:mod:`labyrinth.rules._reroute`), 43-59 the two-matching's witness (:mod:`labyrinth.rules._witness`),
-#: 60-69 the closure (:mod:`labyrinth.rules.closure`), 70-77 the exact areas (:mod:`labyrinth.rules.exact_areas`);
-#: tests/test_strong.py checks that every rule's rows fit
-SCRATCH_ROWS = 78
+#: (:mod:`labyrinth.rules._chain`), 17-34 future lines (:mod:`labyrinth.rules._lines`), 35-42 2-matchings
+#: (:mod:`labyrinth.rules._twomatch`), 43-50 re-routing (:mod:`labyrinth.rules._reroute`), 51-63 the walker's
+#: witness (:mod:`labyrinth.rules._repair`), 64-73 the closure (:mod:`labyrinth.rules.closure`), 74-81 the exact
+#: areas (:mod:`labyrinth.rules.exact_areas`); tests/test_strong.py checks that every rule's rows fit
+SCRATCH_ROWS = 82
 
 
 class GraphTables:

@@ -113,6 +113,12 @@ class WorkerPool:
         finally:
             self._stack.close()
 
+    @property
+    def workers(self):
+        """The pids of the worker processes started so far (the executor starts them as units arrive)."""
+        procs = getattr(self._executor, "_processes", None) or {}
+        return sorted(proc.pid for proc in procs.values() if proc.pid is not None)
+
     def submit(self, fn, *args):
         """Start ``fn(*args)`` in a worker: a :class:`concurrent.futures.Future`."""
         return self._executor.submit(fn, *args)

@@ -27,12 +27,13 @@ unit-square patch cannot enter, are small.
 import numpy as np
 from numba import njit
 
-from labyrinth.rules._lines import ROWS as _LINES_ROWS
+from labyrinth.rules._twomatch import OTHER as _OTHER
+from labyrinth.rules._twomatch import ROWS as _TWOMATCH_ROWS
 
 __all__ = ["BASE", "INW", "ROWS", "VIS", "absorb", "reroute"]
 
-#: first scratch row of the re-routing (after the future-lines rows)
-BASE = _LINES_ROWS
+#: first scratch row of the re-routing (after the 2-matching's rows)
+BASE = _TWOMATCH_ROWS
 INW, VIS, ROLE, STK, IT, SG, PS, RC = range(BASE, BASE + 8)
 #: the scratch rows the re-routing uses (BASE .. ROWS - 1)
 ROWS = BASE + 8
@@ -40,10 +41,6 @@ ROWS = BASE + 8
 PLAIN = 0
 #: regions of more cells are not searched
 MAX_CELLS = 160
-
-#: _OTHER[4 * mask + d]: the other direction of a two-edge mask that has ``d`` (-1 if none)
-_OTHER = np.array([(next((f for f in range(4) if (m >> f) & 1 and f != d), -1) if (m >> d) & 1 else -1)
-                   for m in range(16) for d in range(4)], dtype=np.int32)
 
 
 @njit(cache=True, inline="always")
@@ -58,19 +55,33 @@ def _short(nb, w, stamp, x, tip):
 
 
 @njit(cache=True, inline="always")
-def _on_line(seq, pos, base, last, x):
-    """True if ``x`` lies on the line read into ``seq``/``pos`` (positions ``base`` .. ``base + last``)."""
-    p = pos[x] - base
-    return 0 <= p <= last and seq[pos[x]] == x
+def _on_line(taken, onl, mark, x):
+    """True if ``x`` lies on the line: a free cell (``mark`` < 0: the line is a witness through every one), or
+    one marked ``mark`` in ``onl`` (the line piece of a 2-matching)."""
+    return taken[x] == 0 if mark < 0 else onl[x] == mark
+
+
+@njit(cache=True, inline="always")
+def _beside(nb, mate, lab, x, later):
+    """The line's cell after ``x`` (``later``) or before it, by the labels (-1 at the line's ends)."""
+    out = -1
+    for e in range(4):
+        if (mate[x] >> e) & 1:
+            y = nb[x, e]
+            if (lab[y] > lab[x]) == later:
+                out = y
+    return out
 
 
 @njit(cache=True)
-def _route(nb, end, start, gone, left, mate, seq, pos, base, last, w, stamp, ncells, budget, out):
+def _route(nb, end, start, gone, left, mate, lab, taken, onl, mark, w, stamp, ncells, budget, out):
     """Search the pieces of the line through the region (its cells in ``RC[:ncells]``, marked ``INW == stamp``).
 
-    ``gone`` is a cell leaving the line (the old head: the piece after it begins
-    at ``start`` instead), or -1. True if every region cell was covered; then
-    ``out`` holds the new line as direction masks (the others are ``mate``'s).
+    The line is ``mate``'s, ordered by the labels ``lab`` (its cells: see
+    :func:`_on_line`). ``gone`` is a cell leaving the line (the old head: the
+    piece after it begins at ``start`` instead), or -1. True if every region
+    cell was covered; then ``out`` holds the new line as direction masks
+    (the others are ``mate``'s).
     """
     rc = w[RC]
     keys = np.empty(ncells, dtype=np.int64)
@@ -78,8 +89,8 @@ def _route(nb, end, start, gone, left, mate, seq, pos, base, last, w, stamp, nce
     for i in range(ncells):
         x = rc[i]
         w[ROLE, x] = PLAIN
-        if (x != start or gone < 0) and _on_line(seq, pos, base, last, x):
-            keys[nk] = pos[x]
+        if (x != start or gone < 0) and _on_line(taken, onl, mark, x):
+            keys[nk] = (np.int64(lab[x]) << 21) | i
             nk += 1
     keys = np.sort(keys[:nk])
     # the pieces of the line inside the region, in the line's order: ports, and cells left as they are
@@ -88,10 +99,9 @@ def _route(nb, end, start, gone, left, mate, seq, pos, base, last, w, stamp, nce
     todo = ncells
     fixed = 0
     for i in range(nk):
-        j = keys[i]
-        x = seq[j]
-        before = seq[j - 1] if j > base else -1
-        after = seq[j + 1] if j < base + last else -1
+        x = rc[keys[i] & ((1 << 21) - 1)]
+        before = _beside(nb, mate, lab, x, False)
+        after = _beside(nb, mate, lab, x, True)
         first = before >= 0 and before == gone
         into = before < 0 or first or w[INW, before] != stamp
         away = after < 0 or w[INW, after] != stamp
@@ -215,11 +225,12 @@ def _route(nb, end, start, gone, left, mate, seq, pos, base, last, w, stamp, nce
 
 
 @njit(cache=True)
-def reroute(nb, n, end, head, d, free_count, mate, seq, pos, base, w, stamp, radius, budget, out):
+def reroute(nb, n, end, head, d, free_count, mate, lab, taken, w, stamp, radius, budget, out):
     """Mend the witness after the move ``d`` inside the window of ``radius`` round the cell it enters.
 
-    ``mate``/``seq``/``pos``/``base`` are the witness of the state (its line
-    from ``head``; ``free_count`` free cells); ``stamp`` a fresh mark for
+    ``mate``/``lab`` are the witness of the state (its line from ``head``
+    through every free cell, ordered by the labels; ``free_count`` free
+    cells; ``taken`` marks the cell entered too); ``stamp`` a fresh mark for
     the rows ``INW`` and ``VIS``. True if a completion after the move was
     found; then ``out`` holds it as direction masks. ``budget`` bounds the
     search's nodes.
@@ -232,23 +243,24 @@ def reroute(nb, n, end, head, d, free_count, mate, seq, pos, base, w, stamp, rad
     for yy in range(max(0, cy - radius), min(n, cy + radius + 1)):
         for xx in range(max(0, cx - radius), min(n, cx + radius + 1)):
             x = yy * n + xx
-            if x != c and (x == head or not _on_line(seq, pos, base, free_count, x) or pos[x] == base):
+            if x != c and taken[x] != 0:
                 continue
             w[INW, x] = stamp
             rc[ncells] = x
             ncells += 1
-    return _route(nb, end, c, head, free_count - 1, mate, seq, pos, base, free_count, w, stamp, ncells, budget, out)
+    return _route(nb, end, c, head, free_count - 1, mate, lab, taken, lab, -1, w, stamp, ncells, budget, out)
 
 
 @njit(cache=True)
-def absorb(nb, end, head, free_left, mate, seq, pos, last, cycle, band, w, stamp, budget, out):
+def absorb(nb, end, head, free_left, mate, lab, taken, onl, mark, cycle, band, w, stamp, budget, out):
     """Take the cycle of the 2-matching ``mate`` through ``cycle`` into its line, re-routed round the cycle.
 
-    The line from ``head`` is read into ``seq``/``pos`` (offset 0, ``last``
-    cells after the head; it need not reach every cell); the region is the
-    cycle's cells and the line's cells within ``band`` steps of them. True
-    if the pieces of the line through the region could take up the cycle;
-    then ``out`` holds the new 2-matching (one piece fewer).
+    The line is the piece from ``head``: its cells are marked ``mark`` in
+    ``onl`` and ordered by the labels ``lab`` (it need not reach every cell);
+    the region is the cycle's cells and the line's cells within ``band``
+    steps of them, with every other cycle met there whole. True if the
+    pieces of the line through the region could take up the cycle; then
+    ``out`` holds the new 2-matching (one piece fewer at least).
     """
     rc = w[RC]
     ncells = 0
@@ -280,7 +292,7 @@ def absorb(nb, end, head, free_left, mate, seq, pos, last, cycle, band, w, stamp
                 y = nb[x, e]
                 if y < 0 or w[INW, y] == stamp or y == head or mate[y] == 0:
                     continue
-                if _on_line(seq, pos, 0, last, y):
+                if onl[y] == mark:
                     if ncells >= MAX_CELLS:
                         return False
                     w[INW, y] = stamp
@@ -303,4 +315,4 @@ def absorb(nb, end, head, free_left, mate, seq, pos, last, cycle, band, w, stamp
                     cur = nb[cur, f]
                     f = _OTHER[4 * mate[cur] + (f ^ 1)]
         lo = hi
-    return _route(nb, end, head, -1, free_left, mate, seq, pos, 0, last, w, stamp, ncells, budget, out)
+    return _route(nb, end, head, -1, free_left, mate, lab, taken, onl, mark, w, stamp, ncells, budget, out)

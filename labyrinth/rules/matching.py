@@ -33,7 +33,7 @@ scratch; the witness is always checked against the state before it is used.
 
 from numba import njit
 
-from labyrinth.rules import _witness
+from labyrinth.rules import _twomatch, _witness
 from labyrinth.rules._witness import as_path, move_witness
 from labyrinth.rules.base import DISABLE, CompiledRule
 
@@ -42,8 +42,9 @@ __all__ = ["BASE", "CERTIFY_CODE", "CODE", "ROWS", "TwoMatching", "as_path", "ma
 CODE = 7
 #: the code of the same rule in a rule set whose rules are all sound: it also certifies live moves
 CERTIFY_CODE = 17
-#: the scratch rows of the matching: the walker's witness (:mod:`labyrinth.rules._witness`)
-BASE = _witness.BASE
+#: the scratch rows of the matching: its 2-matchings, re-routing and the walker's witness
+#: (:mod:`labyrinth.rules._twomatch`, :mod:`labyrinth.rules._reroute`, :mod:`labyrinth.rules._repair`)
+BASE = _twomatch.BASE
 ROWS = _witness.ROWS
 
 

@@ -10,6 +10,8 @@ Dependencies come from the checker itself: each step's :class:`Outcome`
 names the edges whose facts it read, and a fact's *origin* is the first step
 that claimed it. A step reads only those edges, so replaying the kept steps
 gives each of them the same facts on what it reads, and the same verdict.
+A last pass deletes each step the certificate still holds without (the
+contradiction may be reachable without a fact it happened to read).
 """
 
 from verify.certificates.check import Facts, Invalid, holds, replay
@@ -195,12 +197,38 @@ def shrink(board, steps):
     return out
 
 
+def _replays(board, steps):
+    try:
+        replay(board, steps)
+        return True
+    except Invalid:
+        return False
+
+
+def drop_unneeded(board, steps):
+    """Deletion to a fixed point (MUS by deletion): drop each step the certificate still holds without.
+
+    A step another one reads may still be unneeded: without its fact the
+    later step can reach the same contradiction another way. Each drop
+    is followed by :func:`prune` (the claims nothing reads any more).
+    """
+    i = 0
+    while i < len(steps) - 1:  # the last step is the contradiction
+        rest = steps[:i] + steps[i + 1:]
+        if _replays(board, rest):
+            steps = prune(board, rest)
+            i = 0
+        else:
+            i += 1
+    return steps
+
+
 def minimal(board, steps):
     """A minimal certificate from a derivation's ``steps`` (checked: an internal error keeps them whole)."""
     if len(steps) == 1 and steps[0]["kind"] not in ("hall", "cut"):
         return steps  # one step that shrinks no further: minimal as it is
     try:
-        small = prune(board, shrink(board, prune(board, steps)))
+        small = drop_unneeded(board, prune(board, shrink(board, prune(board, steps))))
         replay(board, small)
     except Invalid:
         return steps
