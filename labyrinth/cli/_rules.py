@@ -272,16 +272,16 @@ def _rules_mine(args):
 
 def _rules_learn(args):
     from labyrinth.cli._common import board_sizes
+    from labyrinth.files import writable_store
     from verify.learn import format_learned, learn
+    from verify.learn_units import UnitStore
 
     sizes = board_sizes(args.n, "rules learn", False)
     rule_set(args)  # a bad base set is a one-line error before any work
     writable_output(args.output)
+    if args.store is None:  # the units are kept beside the rule file: it must be a file, not /dev/null
+        writable_store(args.output, what="the rule file (its run is stored beside it)")
     store = args.store or f"{args.output}.units.jsonl"
-    if not args.resume and Path(store).exists() and Path(store).stat().st_size:
-        raise LabyrinthError("a run is stored here already: continue it with --resume, or give another --store",
-                             source=store)
-    writable_output(store)
     bars = {}
 
     def progress(event, **info):
@@ -301,9 +301,10 @@ def _rules_learn(args):
                  f"after: {figures}")
 
     try:
-        learned = learn(sizes, base=args.rules, rounds=args.rounds, walks=args.walks, seed=args.seed, store=store,
-                        resume=args.resume, budget=args.budget, time_limit=args.time_limit, progress=progress,
-                        jobs=args.jobs)
+        with UnitStore(store, args.resume) as units:  # checked, and locked for this run, before any work
+            learned = learn(sizes, base=args.rules, rounds=args.rounds, walks=args.walks, seed=args.seed,
+                            store=units, budget=args.budget, time_limit=args.time_limit, progress=progress,
+                            jobs=args.jobs)
     finally:
         for bar in bars.values():
             bar.close()
