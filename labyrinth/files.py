@@ -20,7 +20,7 @@ from pathlib import Path
 
 from labyrinth.errors import LabyrinthError
 
-__all__ = ["file_status", "readable_store", "writable_output", "writable_store"]
+__all__ = ["file_kind", "file_status", "readable_store", "writable_output", "writable_store"]
 
 #: what a path that is not a regular file is, for the one-line refusal
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
@@ -54,8 +54,13 @@ def _reason(err):
     return err.strerror or str(err)
 
 
-def _kind(mode):
-    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+def file_kind(status):
+    """What a path that is not a regular file is, from its ``os.stat``: ``a folder``, ``a named pipe``...
+
+    >>> file_kind(os.stat("/"))
+    'a folder'
+    """
+    return next((name for test, name in _KINDS if test(status.st_mode)), "not a regular file")
 
 
 def _not_empty(path):
@@ -109,11 +114,12 @@ def _try_write(p, *, existed):
             made.unlink(missing_ok=True)
 
 
-def _regular(path, what, role):
+def _regular(path, what):
     """The status of ``path`` if it is a regular file, None if there is none; else a one-line refusal."""
     status = file_status(path, what=f"cannot use as {what}")
     if status is not None and not stat.S_ISREG(status.st_mode):
-        raise LabyrinthError(f"{_kind(status.st_mode)}, not a regular file: {role}", source=str(path))
+        raise LabyrinthError(f"not {what} ({file_kind(status)}): stores and their side files are regular files "
+                             "(or new ones)", source=str(path))
     return status
 
 
@@ -127,14 +133,13 @@ def writable_store(path, *, what="a store", side=()):
     the store's status (None: a new store).
     """
     _not_empty(path)
-    role = f"{what} is kept in a regular file (or a new one)"
-    status = _regular(path, what, role)
+    status = _regular(path, what)
     folder = _folder(path)
     folder_status = file_status(folder, what=f"cannot use as {what}")
     if folder_status is None or not stat.S_ISDIR(folder_status.st_mode):
         raise LabyrinthError(f"cannot make {what}: no such folder", source=str(path))
     sides = [f"{path}{suffix}" for suffix in side]
-    side_status = [_regular(s, what, f"it is a side file of {what} at {str(path)}") for s in sides]
+    side_status = [_regular(s, f"a side file of {what}") for s in sides]
     try:
         fd, probe = tempfile.mkstemp(dir=folder, prefix=".labyrinth-probe-")
     except OSError as err:
@@ -156,9 +161,9 @@ def readable_store(path, *, what="a store", side=(), missing="no store here"):
     ``missing`` is the refusal when nothing is there. Returns its status.
     """
     _not_empty(path)
-    status = _regular(path, what, f"{what} is kept in a regular file")
+    status = _regular(path, what)
     if status is None:
         raise LabyrinthError(missing, source=str(path))
     for suffix in side:
-        _regular(f"{path}{suffix}", what, f"it is a side file of {what} at {str(path)}")
+        _regular(f"{path}{suffix}", f"a side file of {what}")
     return status

@@ -50,7 +50,7 @@ class UnitStore:
         self.records = []
         self._fd = None
         try:
-            writable_store(self.path, what="the run's store")
+            writable_store(self.path, what="a store of labyrinth rules learn")
         except LabyrinthError as err:
             raise UnitStoreError(err.reason, source=err.source, token=err.token) from None
         try:

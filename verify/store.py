@@ -427,9 +427,9 @@ def _check_file(path, create, write):
     missing = "no findings store here (run labyrinth audit first)"
     try:
         if write:
-            status = writable_store(path, what="a findings store", side=_SIDE_FILES)
+            status = writable_store(path, what="a labyrinth findings store", side=_SIDE_FILES)
         else:
-            status = readable_store(path, what="a findings store", side=_SIDE_FILES, missing=missing)
+            status = readable_store(path, what="a labyrinth findings store", side=_SIDE_FILES, missing=missing)
     except LabyrinthError as err:
         raise StoreError(err.reason, source=err.source, token=err.token) from None
     if status is None and not create:

@@ -1,6 +1,7 @@
 """``labyrinth explain | rules``: one state's blame, and reading, linting and mining rules."""
 
 import argparse
+import stat
 import sys
 from pathlib import Path
 
@@ -272,15 +273,18 @@ def _rules_mine(args):
 
 def _rules_learn(args):
     from labyrinth.cli._common import board_sizes
-    from labyrinth.files import writable_store
+    from labyrinth.files import file_kind, file_status
     from verify.learn import format_learned, learn
     from verify.learn_units import UnitStore
 
     sizes = board_sizes(args.n, "rules learn", False)
     rule_set(args)  # a bad base set is a one-line error before any work
     writable_output(args.output)
-    if args.store is None:  # the units are kept beside the rule file: it must be a file, not /dev/null
-        writable_store(args.output, what="the rule file (its run is stored beside it)")
+    status = file_status(args.output)
+    if args.store is None and status is not None and not stat.S_ISREG(status.st_mode):
+        raise LabyrinthError(f"not a regular file ({file_kind(status)}): rules learn keeps its run beside the rule "
+                             "file (FILE.units.jsonl); write the rules to a regular file, or give --store",
+                             source=args.output)
     store = args.store or f"{args.output}.units.jsonl"
     bars = {}
 
