@@ -19,17 +19,15 @@ Every store is opened through :class:`Store`, which checks it before any
 work: an existing file is opened only if it is a regular file (its side
 files too) and a findings store of a schema version this code reads (or an
 empty file, or an SQLite file without tables) that passes ``PRAGMA
-quick_check``; opened for writing, it must take a write. Anything else is refused in
-one line and left untouched. A store of an older version gains the new
-tables and columns.
+quick_check``; opened for writing, it must take a write. Anything else is
+refused in one line and left untouched. A store of an older version gains
+the new tables and columns.
 """
 
 import functools
-
 import json
 import sqlite3
 import time
-from pathlib import Path
 
 from labyrinth.errors import CampaignExists, LabyrinthError
 from labyrinth.files import readable_store, writable_store
@@ -84,9 +82,9 @@ class Store:
     refused, never written into nor read as if whole). Opened for writing
     (``write``, the default when ``create``), the store must also take a
     write (the schema version is stamped: a read-only or immutable file is
-    refused before a campaign runs). Every refusal is a :class:`StoreError`, and so is an
-    SQLite error met later (a store damaged while being read, a lock held
-    past the busy timeout).
+    refused before a campaign runs). Every refusal is a :class:`StoreError`,
+    and so is an SQLite error met later (a store damaged while being read, a
+    lock held past the busy timeout).
     """
 
     def __init__(self, path="labyrinth.db", *, create=True, write=None, check=True):
@@ -126,7 +124,7 @@ class Store:
                 self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA synchronous = NORMAL")
             if write or not current:  # a reader upgrades an older store only when it lacks tables or columns
-                self._schema(version)  # a write: a store that cannot take one is refused here
+                self._schema()  # a write: a store that cannot take one is refused here
         except sqlite3.DatabaseError as err:
             self.close()
             raise StoreError(_failed(err, write), source=self.path) from None
@@ -145,7 +143,7 @@ class Store:
                 return False
         return True
 
-    def _schema(self, version):
+    def _schema(self):
         """Create the tables, or add those and the columns an older store lacks, and stamp the schema version.
 
         One transaction; on a current store it changes nothing but is still a
@@ -153,7 +151,7 @@ class Store:
         """
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            self.db.execute(f"PRAGMA user_version = {max(version, SCHEMA_VERSION)}")
+            self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     self.db.execute(statement)
