@@ -1,5 +1,6 @@
-"""The adversarial table of issues 18 and 28: bad inputs through every subcommand, hostile engines and viewer
-requests, endless input, time limits on the largest boards, killed campaigns.
+"""The adversarial table of issues 18, 28 and 43: bad inputs through every subcommand, hostile engines and viewer
+requests, endless input, time limits on the largest boards, killed campaigns; stores that cannot be written or are
+not ours, device paths, long names, the largest drawings (round 3: ``bench/adversarial_round3.py``).
 
 Each bad input runs as a user would run it (a subprocess, 60 s limit; some read
 a given stdin, such as ``/dev/zero``) and is classed: ``one-line`` (exit 2, one
@@ -10,10 +11,11 @@ leave a helper process behind; ``labyrinth engine`` is sent hostile requests.
 Viewer requests go to a server on 127.0.0.1 only. Writes the markdown table to
 ``reports/RELIABILITY.md`` (``--output``) and prints it.
 
-    python bench/adversarial.py            # about 8 minutes on 2 cores
+    python bench/adversarial.py            # about 15 minutes on 2 cores
 """
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
@@ -32,6 +34,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # bench/oracle.py is named like the ``oracle`` package: keep this folder off the import path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 CORPUS = ROOT / "data" / "corpus"
+_SPEC = importlib.util.spec_from_file_location("adversarial_round3", Path(__file__).with_name("adversarial_round3.py"))
+ROUND3 = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(ROUND3)
 CLI = [sys.executable, "-m", "labyrinth.cli"]
 LIMIT = 60.0
 
@@ -62,6 +67,29 @@ for line in sys.stdin:
     elif MODE == "endless":
         while True:
             sys.stdout.write("x" * 65536)
+    elif MODE == "flood-crash":
+        sys.stderr.write(("x" * 1023 + "\n") * 4096 + "the last words\n")
+        sys.exit(5)
+    elif MODE == "true-id":
+        print(json.dumps({"type": "decision", "id": True, "allowed": ""}), flush=True)
+    elif MODE == "flood":  # a MiB of stderr before each answer (every free move allowed); a line per MiB counted
+        sys.stderr.write(("x" * 1023 + "\n") * 1024)
+        sys.stderr.flush()
+        with open(sys.argv[2], "a") as f:
+            f.write("1\n")
+        answers = []
+        for text in req.get("states") or [req["state"]]:
+            n, moves = text.split(":")
+            x = y = 1
+            seen = {(1, 1)}
+            for m in moves:
+                x, y = x + {"L": -1, "R": 1}.get(m, 0), y + {"U": -1, "D": 1}.get(m, 0)
+                seen.add((x, y))
+            answers.append({"allowed": "" if (x, y) == (int(n), int(n)) else "".join(
+                m for m, (a, b) in zip("UDLR", ((x, y - 1), (x, y + 1), (x - 1, y), (x + 1, y)))
+                if 1 <= a <= int(n) and 1 <= b <= int(n) and (a, b) not in seen)})
+        one = {"type": "decision", "id": req["id"]}
+        print(json.dumps(one | ({"answers": answers} if "states" in req else answers[0])), flush=True)
     else:
         print(json.dumps({"type": "decision", "id": req["id"], "allowed": ""}), flush=True)
 '''
@@ -119,7 +147,7 @@ def _cases(tmp):
     ]
     engine = Path(tmp) / "hostile_engine.py"
     engine.write_text(ENGINE)
-    for mode in ("nested", "multiline", "nan", "endless"):
+    for mode in ("nested", "multiline", "nan", "endless", "flood-crash", "true-id"):
         cases.append(("hostile engines", ["walk", "-n", "5", "--seed", "1", "--engine",
                                           f"{sys.executable} {engine} {mode}"]))
     rules = {
@@ -142,7 +170,7 @@ def _cases(tmp):
     bad.write_text("9|1-1,1;0,7-7,1\n")
     (Path(tmp) / "empty").mkdir()
     cases.append(("research files", ["check", str(bad)]))
-    return cases
+    return cases + ROUND3.cases(tmp, CORPUS)
 
 
 def _puzzle_cases(tmp, no_dir):
@@ -190,10 +218,18 @@ def _classify(proc_or_none, seconds):
     return "other", f"exit {proc_or_none.returncode}: {' | '.join(lines)[:100]}"
 
 
-def run_inputs(tmp):
+def run_inputs(tmp, only_round3=False):
     (Path(tmp) / "unrelated.sqlite").write_bytes(b"SQLite format 3\x00" + b"\x00" * 100)
+    undo = ROUND3.prepare(tmp, CLI)
+    try:
+        return _run_inputs(tmp, ROUND3.cases(tmp, CORPUS) if only_round3 else _cases(tmp))
+    finally:
+        undo()  # (an immutable file would outlive the temporary folder)
+
+
+def _run_inputs(tmp, cases):
     rows = []
-    for category, argv, *stdin in _cases(tmp):
+    for category, argv, *stdin in cases:
         t0 = time.perf_counter()
         try:
             with open(stdin[0], "rb") if stdin else open(os.devnull, "rb") as source:
@@ -202,10 +238,11 @@ def run_inputs(tmp):
         except subprocess.TimeoutExpired:
             proc = None
         kind, detail = _classify(proc, time.perf_counter() - t0)
-        shown = " ".join(a if a else "''" for a in argv).replace(tmp, "TMP").replace(sys.executable, "python3")
+        shown = ROUND3.shown(" ".join(a if a else "''" for a in argv).replace(tmp, "TMP")
+                             .replace(sys.executable, "python3"))
         if stdin:
             shown += f" < {stdin[0]}"
-        rows.append((category, shown, kind, detail.replace(tmp, "TMP")))
+        rows.append((category, shown, kind, ROUND3.shown(detail.replace(tmp, "TMP"))))
     return rows
 
 
@@ -378,21 +415,37 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--output", default=str(ROOT / "reports" / "RELIABILITY.md"))
     ap.add_argument("--skip-kill", action="store_true", help="leave out the killed-campaign check")
+    ap.add_argument("--only-round3", action="store_true",
+                    help="only the inputs and checks of round 3 (issue 43), printed, not written")
     args = ap.parse_args()
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        inputs = run_inputs(tmp)
+        inputs = run_inputs(tmp, args.only_round3)
+        round3 = run_round3(tmp)
+        if args.only_round3:
+            print(_markdown(inputs, [("-", "-")], None, time.perf_counter() - t0, round3=round3))
+            return
         engines = run_engine_requests(tmp), run_engine_helpers(tmp)
         viewer, _ = run_viewer(tmp)
         limits = run_time_limits(tmp)
         killed = None if args.skip_kill else run_killed_campaign(tmp)
     seconds = time.perf_counter() - t0
-    text = _markdown(inputs, viewer, killed, seconds, engines, limits)
+    text = _markdown(inputs, viewer, killed, seconds, engines, limits, round3)
     Path(args.output).write_text(text, encoding="utf-8")
     print(text)
 
 
-def _markdown(inputs, viewer, killed, seconds, engines=None, limits=None):
+def run_round3(tmp):
+    """The checks of round 3 beside its table rows (``bench/adversarial_round3.py``)."""
+    (Path(tmp) / "hostile_engine.py").write_text(ENGINE)
+    out = {"flood": ROUND3.run_engine_flood(tmp, CLI), "learns": ROUND3.run_two_learns(tmp, CLI),
+           "readers": ROUND3.run_readers(tmp, CLI, CORPUS)}
+    out["viewer"] = ROUND3.run_viewer_store(tmp, CLI, out["readers"][2], _free_port())
+    out["pictures"] = ROUND3.run_large_pictures(tmp, CLI)
+    return out
+
+
+def _markdown(inputs, viewer, killed, seconds, engines=None, limits=None, round3=None):
     cats = sorted({c for c, *_ in inputs})
     kinds = ["one-line", "traceback", "hang", "other"]
     lines = ["# Reliability: the adversarial table", "",
@@ -433,6 +486,8 @@ def _markdown(inputs, viewer, killed, seconds, engines=None, limits=None):
               f"{sum(s.startswith('failed') for s in statuses)}; the server answered `/api/meta` afterwards: "
               f"{viewer[-1][1] == '200'}.", "", "| request | status |", "|---|---|"]
     lines += [f"| `{r.replace('|', '/')}` | {s} |" for r, s in viewer]
+    if round3 is not None:
+        lines += ROUND3.markdown(round3)
     if killed is not None:
         lines += ["", "## A killed campaign", "",
                   "`audit -n 21 --walks 60 --jobs 2` killed with SIGKILL after 25 s, then `--resume`d:", ""]

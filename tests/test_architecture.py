@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: the layers from the ground up; a module belongs to the longest prefix that names it
 LAYERS = (
-    ("labyrinth/errors.py", "labyrinth/compiling.py", "labyrinth/_jitcache.py", "labyrinth/__init__.py"),
+    ("labyrinth/errors.py", "labyrinth/files.py", "labyrinth/compiling.py", "labyrinth/_jitcache.py",
+     "labyrinth/__init__.py"),
     ("labyrinth/jobs/",),
     ("labyrinth/core/",),
     ("labyrinth/engine/",),

@@ -23,6 +23,7 @@ import pytest
 from labyrinth.errors import Interrupted
 from labyrinth.jobs import WorkerPool, held, stop_on_signals
 from labyrinth.jobs.stopping import stop_requested
+from verify.learn_units import stored_units
 
 ROOT = Path(__file__).resolve().parent.parent
 LINUX_PROC = os.path.isdir("/proc/self/task")
@@ -207,9 +208,9 @@ CASES = [
          ["walkthroughs counted so far", "nothing stored"]),
     Case("rules-learn", ["rules", "learn", "-n", "9", "--rounds", "3", "--walks", "400", "-o", "{tmp}/l.rule",
                          "--jobs", "2", "--no-progress"],
-         _at_least(1, lambda tmp: _lines(tmp / "l.rule.units.jsonl")),
+         _at_least(1, lambda tmp: stored_units(tmp / "l.rule.units.jsonl")),
          ["stored in", "continue with: labyrinth rules learn", "--resume"],
-         stored=lambda tmp, line: f"{_lines(tmp / 'l.rule.units.jsonl')} units" in line, workers=2),
+         stored=lambda tmp, line: f"{stored_units(tmp / 'l.rule.units.jsonl')} units" in line, workers=2),
     Case("rules-mine", ["rules", "mine", "-n", "7", "--rules", "universal", "-o", "{tmp}/m.rule", "--no-progress"],
          _after(3), ["nothing stored"]),
     Case("warmup", ["warmup", "--jobs", "2", "--no-progress"], _with_workers(2, 0.5),

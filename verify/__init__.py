@@ -5,7 +5,8 @@
 * :mod:`~verify.minimize`: minimal stuck patterns (SAT cores, then deletion);
 * :mod:`~verify.campaign`: campaigns split into units, local processes;
 * :mod:`~verify.store`: the SQLite findings store;
-* :mod:`~verify.learn`: rules that get stronger by themselves (``labyrinth rules learn``).
+* :mod:`~verify.learn`: rules that get stronger by themselves (``labyrinth rules learn``);
+  :mod:`~verify.learn_units`: its store of finished units, checked and locked for a run.
 """
 
 from verify._exhaustive import count_subtree

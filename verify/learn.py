@@ -20,21 +20,20 @@ One round of :func:`learn`, for every board size asked:
    the stronger set: the round's stuck rate before and after.
 
 Every unit of work (a finding decided, a round measured) is stored in a JSON
-lines file as it finishes, so ``--resume`` continues an interrupted run
+lines file as it finishes (:mod:`verify.learn_units`: checked and locked
+for the run before any work), so ``--resume`` continues an interrupted run
 without repeating it. The learned rules are sound on every board by proof,
 not by test, so a set that was sound stays sound.
 """
 
 import dataclasses
-import json
-import pathlib
 import time
 
 from labyrinth.engine.walker import random_walk
 from labyrinth.errors import LabyrinthError, TimeLimitError
-from labyrinth.jobs.stopping import held
 from labyrinth.rules import PatternRule, RuleSet, get_rule_set, parse_rules
 from labyrinth.rules.language import ALLOWED, RADIUS
+from verify.learn_units import UnitStore
 
 __all__ = ["Learned", "learn", "subsumes"]
 
@@ -79,32 +78,6 @@ def subsumes(general, specific):
         if all(cs.get(at, _ANY) <= allowed for at, allowed in cg.items()):
             return True
     return False
-
-
-class _Store:
-    """The run's JSON lines: one record per finding decided and per round measured."""
-
-    def __init__(self, path, resume):
-        self.path = pathlib.Path(path)
-        self.records = []
-        if resume and self.path.exists():
-            for line in self.path.read_text().splitlines():
-                if line.strip():
-                    self.records.append(json.loads(line))
-        elif not resume:
-            self.path.write_text("")
-
-    def add(self, record):
-        with held():  # a stop signal waits for the line to be written whole
-            self.records.append(record)
-            with self.path.open("a") as f:
-                f.write(json.dumps(record) + "\n")
-
-    def findings(self, round_):
-        return {r["state"]: r for r in self.records if r["kind"] == "finding" and r["round"] == round_}
-
-    def measured(self, round_):
-        return next((r for r in self.records if r["kind"] == "round" and r["round"] == round_), None)
 
 
 def _rule_set(base, texts, name):
@@ -224,8 +197,9 @@ def learn(sizes, *, base="default", rounds=3, walks=400, seed=0, store, resume=F
         The rule set learning starts from (``default``, ``universal``, ``strong``, a ``.rule`` file).
     rounds, walks, seed
         Rounds; walks per size per round; round ``r`` walks with seed ``seed + r``.
-    store : path
-        The JSON lines file of finished units (``resume`` continues it).
+    store : path or verify.learn_units.UnitStore
+        The JSON lines file of finished units (``resume`` continues it), or
+        that file already open (and locked) by the caller.
     budget : float, optional
         Seconds per round for deciding findings; findings past it wait for the next run (``--resume``).
     progress : callable, optional
@@ -233,9 +207,17 @@ def learn(sizes, *, base="default", rounds=3, walks=400, seed=0, store, resume=F
     jobs : int
         Worker processes deciding findings (each with its own oracle); the rules learned are the same.
     """
+    if not isinstance(store, UnitStore):
+        with UnitStore(store, resume) as keeper:
+            return learn(sizes, base=base, rounds=rounds, walks=walks, seed=seed, store=keeper, budget=budget,
+                         time_limit=time_limit, prefix=prefix, progress=progress, jobs=jobs)
+    return _learn(sizes, base, rounds, walks, seed, store, budget, time_limit, prefix, progress, jobs)
+
+
+def _learn(sizes, base, rounds, walks, seed, keeper, budget, time_limit, prefix, progress, jobs):
+    """:func:`learn` on an open store."""
     from oracle import get_oracle
 
-    keeper = _Store(store, resume)
     texts, specs, rounds_out = [], [], []
     skipped = {}
     with get_oracle("auto") as oracle:

@@ -15,20 +15,25 @@ missed-dead finding, :mod:`verify.explain`), ``patterns`` (canonical key,
 drawing, facts, count, first seen, example) and ``claims`` (the units runs
 are working on, so that concurrent runs share a campaign: :mod:`labyrinth.jobs.claims`).
 
-An existing file is opened only if it is a findings store (or an empty
-file, or an SQLite file without tables): anything else is refused and left
-untouched. A store of an older version gains the new tables and columns.
+Every store is opened through :class:`Store`, which checks it before any
+work: an existing file is opened only if it is a regular file (its side
+files too) and a findings store of a schema version this code reads (or an
+empty file, or an SQLite file without tables) that passes ``PRAGMA
+quick_check``; opened for writing, it must take a write. Anything else is
+refused in one line and left untouched. A store of an older version gains
+the new tables and columns.
 """
 
+import functools
 import json
 import sqlite3
 import time
-from pathlib import Path
 
 from labyrinth.errors import CampaignExists, LabyrinthError
+from labyrinth.files import readable_store, writable_store
 from labyrinth.jobs.claims import CLAIM_TIMEOUT, owner_alive
 
-__all__ = ["Store", "StoreError"]
+__all__ = ["SCHEMA_VERSION", "Store", "StoreError"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS campaigns (
@@ -57,6 +62,10 @@ _TABLES = {"campaigns", "units", "patterns", "findings"}
 _COLUMNS = {"campaigns": (("elapsed", "REAL"),), "units": (("owner", "TEXT"), ("runs", "INTEGER NOT NULL DEFAULT 1")),
             "findings": (("explanation", "TEXT"),)}
 _MAGIC = b"SQLite format 3\x00"
+#: the schema version (``PRAGMA user_version``) this code writes; 0 is a store from before versions were kept
+SCHEMA_VERSION = 1
+#: the files SQLite keeps beside a store
+_SIDE_FILES = ("-wal", "-shm", "-journal")
 
 
 class StoreError(LabyrinthError):
@@ -64,19 +73,37 @@ class StoreError(LabyrinthError):
 
 
 class Store:
-    """A findings store; a context manager. ``path`` ``":memory:"`` keeps it in memory."""
+    """A findings store; a context manager. ``path`` ``":memory:"`` keeps it in memory.
 
-    def __init__(self, path="labyrinth.db", *, create=True):
-        """Open (``create``: or make) the store at ``path``; a file that is not a findings store is refused."""
+    Every store is opened here, and checked before any work: the file (and
+    its side files ``-wal``, ``-shm``, ``-journal``) must be a regular file,
+    an SQLite file whose tables are a findings store's, of a schema version
+    this code reads, that passes ``PRAGMA quick_check`` (a damaged file is
+    refused, never written into nor read as if whole). Opened for writing
+    (``write``, the default when ``create``), the store must also take a
+    write (the schema version is stamped: a read-only or immutable file is
+    refused before a campaign runs). Every refusal is a :class:`StoreError`,
+    and so is an SQLite error met later (a store damaged while being read, a
+    lock held past the busy timeout).
+    """
+
+    def __init__(self, path="labyrinth.db", *, create=True, write=None, check=True):
+        """Open (``create``: or make) the store at ``path``, for writing if ``write`` (default: ``create``).
+
+        ``check``: run ``PRAGMA quick_check`` on an existing store (always when
+        writing; a reader that opens the store again and again, the viewer, checks it once).
+        """
         self.path = str(path)
         self.db = None
+        write = create if write is None else write
         if self.path != ":memory:":
-            _check_file(self.path, create)
+            _check_file(self.path, create, write)
         try:
             self.db = sqlite3.connect(self.path, timeout=60.0, isolation_level=None)
             self.db.execute("PRAGMA busy_timeout = 60000")
             tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
                       if not r[0].startswith("sqlite_")}
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]
         except sqlite3.DatabaseError as err:  # nothing was written: the file is not a database
             self.close()
             raise StoreError(f"not a labyrinth findings store ({err}); left untouched", source=self.path) from None
@@ -87,21 +114,27 @@ class Store:
             if not tables and not create:
                 raise StoreError("no findings store here, the file is empty (run labyrinth audit first)",
                                  source=self.path)
-            if self.path != ":memory:":
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"a findings store of schema version {version}, made by a newer labyrinth (this "
+                                 f"one reads versions up to {SCHEMA_VERSION}); left untouched", source=self.path)
+            if tables and (write or check):
+                _quick_check(self.db, self.path)
+            current = self._current(tables)
+            if self.path != ":memory:" and (write or not current):
                 self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA synchronous = NORMAL")
-            if not self._current(tables):
-                self._schema()
+            if write or not current:  # a reader upgrades an older store only when it lacks tables or columns
+                self._schema()  # a write: a store that cannot take one is refused here
         except sqlite3.DatabaseError as err:
             self.close()
-            raise StoreError(f"cannot open the findings store ({err})", source=self.path) from None
+            raise StoreError(_failed(err, write), source=self.path) from None
         except BaseException:
             self.close()
             raise
         self.db.row_factory = sqlite3.Row
 
     def _current(self, tables):
-        """Whether the store has every table and column of this version (then opening it writes nothing)."""
+        """Whether the store has every table and column of this version (then reading it writes nothing)."""
         if not _TABLES | {"claims"} <= tables:
             return False
         for table, columns in _COLUMNS.items():
@@ -111,9 +144,14 @@ class Store:
         return True
 
     def _schema(self):
-        """Create the tables, or add those and the columns an older store lacks: one transaction."""
+        """Create the tables, or add those and the columns an older store lacks, and stamp the schema version.
+
+        One transaction; on a current store it changes nothing but is still a
+        write, so a store that cannot be written fails here, before any work.
+        """
         self.db.execute("BEGIN IMMEDIATE")
         try:
+            self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     self.db.execute(statement)
@@ -361,24 +399,68 @@ class Store:
         return [dict(r, facts=json.loads(r["facts"])) for r in rows]
 
 
-def _check_file(path, create):
-    """Refuse, before SQLite touches it, a path that is missing (unless ``create``) or not an SQLite file."""
-    p = Path(path)
-    if not p.exists():
-        if not create:
-            raise StoreError("no findings store here (run labyrinth audit first)", source=path)
-        if not p.absolute().parent.is_dir():
-            raise StoreError("cannot create the findings store: no such directory", source=path)
-        return
-    if p.is_dir():
-        raise StoreError("not a labyrinth findings store (a directory)", source=path)
+def _guarded(method):
+    """``method`` with SQLite's errors as one-line :class:`StoreError` s naming the store (bugs stay tracebacks)."""
+    @functools.wraps(method)
+    def run(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.InterfaceError):
+            raise
+        except sqlite3.DatabaseError as err:
+            raise StoreError(_failed(err, None), source=self.path) from None
+
+    return run
+
+
+for _name, _method in list(vars(Store).items()):  # every public method: reading, writing, claiming
+    if callable(_method) and not _name.startswith("_") and _name != "close":
+        setattr(Store, _name, _guarded(_method))
+del _name, _method
+
+
+def _check_file(path, create, write):
+    """Refuse, before SQLite touches it, a path that is missing (unless ``create``), not a regular file (nor its
+    side files), not writable (when ``write``), or not an SQLite file."""
+    missing = "no findings store here (run labyrinth audit first)"
     try:
-        with open(p, "rb") as fh:
+        if write:
+            status = writable_store(path, what="a labyrinth findings store", side=_SIDE_FILES)
+        else:
+            status = readable_store(path, what="a labyrinth findings store", side=_SIDE_FILES, missing=missing)
+    except LabyrinthError as err:
+        raise StoreError(err.reason, source=err.source, token=err.token) from None
+    if status is None and not create:
+        raise StoreError(missing, source=path)
+    if status is None:
+        return
+    try:
+        with open(path, "rb") as fh:
             head = fh.read(len(_MAGIC))
     except OSError as err:
         raise StoreError(f"cannot read: {err.strerror or err}", source=path) from None
     if head and head != _MAGIC:
         raise StoreError("not a labyrinth findings store (not an SQLite file); left untouched", source=path)
+
+
+def _quick_check(db, path):
+    """Refuse a damaged store (``PRAGMA quick_check``) before anything is written into it."""
+    problems = [r[0] for r in db.execute("PRAGMA quick_check(3)")]
+    if problems != ["ok"]:
+        first = " ".join(problems[0].split())
+        raise StoreError(f"a damaged findings store (PRAGMA quick_check: {first[:160]}); left untouched: "
+                         "recover it with 'sqlite3 FILE .recover', or give another --db", source=path)
+
+
+def _failed(err, write):
+    """The one-line reason SQLite refused to open or write a store."""
+    text = str(err)
+    if "readonly" in text or "read-only" in text:
+        return "cannot write: the store is read-only (give another --db, or make it writable)"
+    if "malformed" in text or "not a database" in text:
+        return f"a damaged findings store ({text}); left untouched"
+    verb = {True: "write", False: "read", None: "use"}[write]
+    return f"cannot {verb} the findings store ({text})"
 
 
 def _finding_row(row):

@@ -2,15 +2,15 @@
 
 import argparse
 import json
-import os
-import stat
 import re
+import stat
 import sys
 from pathlib import Path
 
 from labyrinth.cli._limits import seconds
 from labyrinth.cli._progress import advance, progress_bar  # noqa: F401 (the commands import them from here)
 from labyrinth.errors import LabyrinthError
+from labyrinth.files import file_status, writable_output
 
 EXIT_OK, EXIT_FINDING, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 
@@ -162,50 +162,6 @@ def board_sizes(text, command=None, allow_large=False):
     return sizes
 
 
-def writable_output(path):
-    """Check before any work that ``path`` can be written: a name, an existing folder, and an open that works.
-
-    Tried, not asked: ``os.access`` says yes to root for a read-only file or
-    ``/proc/version``. An existing file is opened for appending (never
-    truncated) and given an empty write, which such files refuse; a new one
-    is created and removed again. A named pipe is left alone (opening it
-    waits for a reader).
-    """
-    text = str(path)
-    if not text.strip():
-        raise LabyrinthError("an empty file name (give one, or leave the option out)", source=repr(text))
-    p = Path(path)
-    if p.is_dir():
-        raise LabyrinthError("is a folder, not a file to write", source=path)
-    folder = p.parent if str(p.parent) else Path(".")
-    if not folder.is_dir():
-        raise LabyrinthError("cannot write: no such folder", source=path)
-    try:
-        mode = p.stat().st_mode
-    except FileNotFoundError:
-        mode = None
-    except OSError as err:
-        raise LabyrinthError(f"cannot write: {err.strerror or err}", source=path) from None
-    if mode is not None and stat.S_ISFIFO(mode):
-        return p
-    existed = mode is not None
-    made = None if existed else Path(os.path.realpath(p))  # (a dangling link: the file it names)
-    flags = os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | (os.O_APPEND if existed else os.O_CREAT)
-    try:
-        fd = os.open(p, flags, 0o666)
-    except OSError as err:
-        raise LabyrinthError(f"cannot write: {err.strerror or err}", source=path) from None
-    try:
-        os.write(fd, b"")
-    except OSError as err:
-        raise LabyrinthError(f"cannot write: {err.strerror or err}", source=path) from None
-    finally:
-        os.close(fd)
-        if made is not None:
-            made.unlink(missing_ok=True)
-    return p
-
-
 def write_text(path, text, what=None):
     """Write ``text`` to ``path`` and say so on stderr (``what``: what it holds); a one-line error if refused."""
     write_bytes(path, text.encode("utf-8"), what)
@@ -228,7 +184,7 @@ def wrote(path, what=None):
 
 
 def must_exist(path):
-    if not Path(path).exists():
+    if file_status(path) is None:
         raise LabyrinthError("no findings store here (run labyrinth audit first)", source=path)
 
 
@@ -259,7 +215,7 @@ def sized_file(path, command, allow_large=False):
     from labyrinth.engine.formats import load_trace
 
     text = str(path).strip()
-    if re.fullmatch(r"[0-9]+:[UDLRudlr]*", text) and not Path(path).exists():
+    if re.fullmatch(r"[0-9]+:[UDLRudlr]*", text) and file_status(path, what="cannot read") is None:
         raise LabyrinthError(f"no such file; for a state in N:MOVES notation give --moves {text}", source=text)
 
     state = load_noting(load_trace, path)
@@ -276,7 +232,8 @@ def note(text):
 
 def expand(item):
     p = Path(item)
-    if p.is_dir():
+    status = file_status(p, what="cannot read")
+    if status is not None and stat.S_ISDIR(status.st_mode):
         files = sorted(f for f in p.rglob("*.txt"))
         if not files:
             raise LabyrinthError("no .txt path files in this folder", source=item)

@@ -1,8 +1,10 @@
 """``labyrinth engine``: serve one of this package's rule sets over the engine protocol (stdin/stdout)."""
 
+import argparse
 import sys
 
 from labyrinth.cli._common import EXIT_OK, RULES_HELP
+from labyrinth.engine_protocol.messages import MAX_NAME, engine_name
 
 
 def register(sub):
@@ -16,12 +18,21 @@ def register(sub):
     engine.add_argument("--rules", default="default", help=RULES_HELP)
     engine.add_argument("--off", default="", metavar="RULE[,RULE...]", help="switch these rules off")
     engine.add_argument("--on", default="", metavar="RULE[,RULE...]", help="switch these optional rules on")
-    engine.add_argument("--name", metavar="NAME", help="the engine name said in the handshake "
-                                                       "(default labyrinth-RULES)")
+    engine.add_argument("--name", type=_name, metavar="NAME", help=f"the engine name said in the handshake, 1 to "
+                                                                   f"{MAX_NAME} characters (default labyrinth-RULES)")
     engine.add_argument("--order", choices=["breadth-first", "depth-first"],
                         help="the order of states the handshake says this engine prefers (docs/engine-protocol.md; "
                              "default: it says nothing, and gets breadth-first)")
     engine.set_defaults(run=_engine)
+
+
+def _name(text):
+    """Parser type for ``--name``: a name the protocol's hello takes (the verifier at the other end checks it too)."""
+    name = engine_name(text)
+    if name is None:
+        raise argparse.ArgumentTypeError(f"expected a name of 1 to {MAX_NAME} characters, got {len(text)} "
+                                         f"characters" if text.strip() else f"expected a name, got {text!r}")
+    return name
 
 
 def _engine(args):

@@ -43,7 +43,8 @@ def _findings_list(args):
                 if args.json:
                     emit(r)
                 else:
-                    print(f"{r['id']:>4}  {r['kind']:<10}  rules {r['rules']:<10}  {r['params']}  "
+                    rules = r["rules"] or "-"  # (a knight-semimagic campaign has no rule set)
+                    print(f"{r['id']:>4}  {r['kind']:<10}  rules {rules:<10}  {r['params']}  "
                           f"{'finished' if r['finished'] else 'unfinished'}")
             return EXIT_OK
         if args.what == "patterns":

@@ -8,6 +8,7 @@ and :func:`labyrinth.view.paths.render_path`.
 """
 
 import argparse
+import contextlib
 import dataclasses
 import re
 
@@ -105,6 +106,13 @@ def _oracle(args):
     return get_oracle(args.backend, time_limit=args.time_limit)
 
 
+def _drawable(n, svg):
+    """Refuse, before the search, a picture of a board larger than paths are drawn."""
+    from labyrinth.view.paths import check_drawable
+
+    check_drawable(n, source=f"--svg {svg}")
+
+
 def _on_board(n, start, option="--start"):
     if start is not None and not (1 <= start[0] <= n and 1 <= start[1] <= n):
         raise LabyrinthError(f"cell {start[0]},{start[1]} is off the {n}x{n} board", source=option)
@@ -139,6 +147,7 @@ def _solve(args, spec, command):
     check_size(args.n, command, args.allow_large)
     _on_board(args.n, args.start)
     if args.svg:
+        _drawable(args.n, args.svg)
         writable_output(args.svg)
     with _oracle(args) as oracle:
         result = require(solve_puzzle(spec.puzzle(args.n, args.closed), start=args.start, seed=args.seed,
@@ -199,8 +208,7 @@ def add_walk(sub, spec):
 
 
 def _walk(args, spec, command):
-    from labyrinth.core.path import PathState
-    from labyrinth.core.walk import Warnsdorff, walk
+    from labyrinth.core.walk import Warnsdorff
     from labyrinth.errors import TimeLimitError
 
     check_size(args.n, command, args.allow_large)
@@ -218,11 +226,33 @@ def _walk(args, spec, command):
     if args.svg:
         if args.all_starts:
             raise LabyrinthError("a picture shows one walk: give --start, not --all-starts", source="--svg")
+        _drawable(args.n, args.svg)
         writable_output(args.svg)
     if args.db and not args.audit:
         raise LabyrinthError("only an audit records findings: add --audit", source="--db")
     starts = range(g.size) if args.all_starts else [g.cell(*(args.start or (1, 1)))]
     audits = []
+    if args.db:
+        from verify.store import Store
+    # the store is opened (so checked: writable, ours, undamaged) before the walks
+    with Store(args.db) if args.db else contextlib.nullcontext() as store:
+        _walk_starts(args, puzzle, rule, starts, audits)
+        if store is not None:
+            _record(args, spec, rule, audits, store)
+    if args.svg:
+        _draw_walk(args.svg, audits[0], args.margins)
+    _print_walks(args, spec, audits)
+    undecided = sum(a.outcome == "unknown" or a.first_fatal_step == "unknown" for a in audits)
+    if undecided:
+        raise TimeLimitError(f"{undecided} start(s) undecided within {args.time_limit} s per query", source=command)
+    return EXIT_OK
+
+
+def _walk_starts(args, puzzle, rule, starts, audits):
+    """Walk (and with ``--audit``, audit) from each start, appending to ``audits``."""
+    from labyrinth.core.path import PathState
+    from labyrinth.core.walk import walk
+
     oracle = _oracle(args) if args.audit else None
     try:
         with progress_bar(len(starts), unit="start", disable=len(starts) < 2) as bar:
@@ -238,15 +268,6 @@ def _walk(args, spec, command):
     finally:
         if oracle is not None:
             oracle.close()
-    if args.db:
-        _record(args, spec, rule, audits)
-    if args.svg:
-        _draw_walk(args.svg, audits[0], args.margins)
-    _print_walks(args, spec, audits)
-    undecided = sum(a.outcome == "unknown" or a.first_fatal_step == "unknown" for a in audits)
-    if undecided:
-        raise TimeLimitError(f"{undecided} start(s) undecided within {args.time_limit} s per query", source=command)
-    return EXIT_OK
 
 
 def _plain(w):
@@ -287,25 +308,22 @@ def _print_walks(args, spec, audits):
     print(summary)
 
 
-def _record(args, spec, rule, audits):
+def _record(args, spec, rule, audits, store):
     from verify.audit import AuditTotals
-    from verify.store import Store
 
-    writable_output(args.db)
     params = {"puzzle": spec.puzzle(args.n, args.closed).name, "n": args.n, "rule": rule.name,
               "seed": args.seed, "starts": "all" if args.all_starts else list(args.start or (1, 1))}
-    with Store(args.db) as store:
-        campaign = store.start_campaign(f"{spec.family}-walk", params, seed=args.seed, rules=rule.name)
-        done = AuditTotals()
-        for a in audits:
-            f = a.finding(rule.name)
-            totals = AuditTotals(walks=1, steps=a.steps, walkthroughs=int(a.outcome == "complete"),
-                                 stuck=int(a.outcome != "complete"))
-            if f is not None:
-                totals.findings[f.kind] += 1
-            store.record_unit(campaign, "start %d,%d" % a.start, [f] if f else [], totals.to_json())
-            done.add(totals)
-        store.finish_campaign(campaign, done.to_json())
+    campaign = store.start_campaign(f"{spec.family}-walk", params, seed=args.seed, rules=rule.name)
+    done = AuditTotals()
+    for a in audits:
+        f = a.finding(rule.name)
+        totals = AuditTotals(walks=1, steps=a.steps, walkthroughs=int(a.outcome == "complete"),
+                             stuck=int(a.outcome != "complete"))
+        if f is not None:
+            totals.findings[f.kind] += 1
+        store.record_unit(campaign, "start %d,%d" % a.start, [f] if f else [], totals.to_json())
+        done.add(totals)
+    store.finish_campaign(campaign, done.to_json())
     note(f"recorded in {args.db} as campaign {campaign}")
 
 
@@ -336,14 +354,13 @@ def add_draw(sub, spec):
 
 
 def _draw(args):
-    from labyrinth.view.paths import DRAW_LIMIT, render_path
+    from labyrinth.view.paths import check_drawable, render_path
     from labyrinth.core.path import parse_path
     from labyrinth.errors import TimeLimitError
     from oracle.analysis import _bisect
 
     state = parse_path(args.path, source="PATH")
-    if state.board.n > DRAW_LIMIT:
-        raise LabyrinthError(f"paths are drawn up to {DRAW_LIMIT}x{DRAW_LIMIT}", source="PATH")
+    check_drawable(state.board.n, source="PATH")
     writable_output(args.output)
     fatal, feasible, hi = None, (), None
     if not state.is_complete():

@@ -1,7 +1,5 @@
 """``labyrinth regress``: what a rule edit fixed and broke, on the same walks and states."""
 
-from pathlib import Path
-
 from labyrinth.cli._common import (
     EXIT_FINDING,
     EXIT_OK,
@@ -14,6 +12,7 @@ from labyrinth.cli._common import (
 from labyrinth.cli._limits import file_name, positive_int, seconds, seed, size_args
 from labyrinth.engine_protocol.client import ENGINE_TIMEOUT
 from labyrinth.errors import LabyrinthError
+from labyrinth.files import file_status
 
 
 def register(sub):
@@ -76,7 +75,7 @@ def _regress(args):
     base, base_label = _side(args, "base")
     head, head_label = _side(args, "head")
     stored = []
-    if Path(args.db).exists():
+    if file_status(args.db) is not None:
         with Store(args.db, create=False) as store:  # the labyrinth's states on these sizes (not other puzzles')
             stored = sorted({r["state"] for r in store.findings()
                              if r["state"].split(":", 1)[0].isdigit() and int(r["state"].split(":", 1)[0]) in sizes})
@@ -97,7 +96,8 @@ def _regress(args):
     report.base, report.head = base_label, head_label
     status = EXIT_FINDING if report.regressed else EXIT_OK
     if args.json:
-        emit(report.to_json() | {"db": args.db if Path(args.db).exists() else None, "stored_states": len(stored)})
+        emit(report.to_json() | {"db": args.db if file_status(args.db) is not None else None,
+                                 "stored_states": len(stored)})
         return status
     print(f"regress: base {base_label}; head {head_label}; sizes {args.n}; {args.walks} walks per size, "
           f"seed {args.seed}; {report.states} states audited under both")
@@ -135,6 +135,6 @@ def _stored_line(args, stored):
     """Which findings store regress read (by default ./labyrinth.db, which a user may not know is read)."""
     default = args.db == "labyrinth.db"
     where = f"./{args.db} (the default --db)" if default else args.db
-    if not Path(args.db).exists():
+    if file_status(args.db) is None:
         return f"none: no store at {where}; only the walks' states"
     return f"the {len(stored)} states of its findings on these sizes, from {where}, audited too"

@@ -2,6 +2,7 @@
 
 import argparse
 import functools
+import stat
 import sys
 from pathlib import Path
 
@@ -239,10 +240,9 @@ def _rules_show(args):
 
 def _rules_lint(args):
     from labyrinth.rules import load_rules
+    from labyrinth.rules.sets import check_names
     from oracle.sat import SatOracle
     from verify.soundness import rule_soundness
-
-    from labyrinth.rules.sets import check_names
 
     specs = [(path, spec) for path in args.files for spec in load_rules(path)]  # every file parses, or one error
     for path in args.files:
@@ -311,16 +311,19 @@ def _rules_mine(args):
 
 def _rules_learn(args):
     from labyrinth.cli._common import board_sizes
+    from labyrinth.files import file_kind, file_status
     from verify.learn import format_learned, learn
+    from verify.learn_units import UnitStore, stored_units
 
     sizes = board_sizes(args.n, "rules learn", False)
     rule_set(args)  # a bad base set is a one-line error before any work
     writable_output(args.output)
+    status = file_status(args.output)
+    if args.store is None and status is not None and not stat.S_ISREG(status.st_mode):
+        raise LabyrinthError(f"not a regular file ({file_kind(status)}): rules learn keeps its run beside the rule "
+                             "file (FILE.units.jsonl); write the rules to a regular file, or give --store",
+                             source=args.output)
     store = args.store or f"{args.output}.units.jsonl"
-    if not args.resume and Path(store).exists() and Path(store).stat().st_size:
-        raise LabyrinthError("a run is stored here already: continue it with --resume, or give another --store",
-                             source=store)
-    writable_output(store)
     bars = {}
 
     def progress(event, **info):
@@ -340,13 +343,14 @@ def _rules_learn(args):
                  f"after: {figures}")
 
     try:
-        learned = learn(sizes, base=args.rules, rounds=args.rounds, walks=args.walks, seed=args.seed, store=store,
-                        resume=args.resume, budget=args.budget, time_limit=args.time_limit, progress=progress,
-                        jobs=args.jobs)
+        with UnitStore(store, args.resume) as units:  # checked, and locked for this run, before any work
+            learned = learn(sizes, base=args.rules, rounds=args.rounds, walks=args.walks, seed=args.seed,
+                            store=units, budget=args.budget, time_limit=args.time_limit, progress=progress,
+                            jobs=args.jobs)
     except KeyboardInterrupt as stop:
         for bar in bars.values():
             bar.close()
-        raise stop_message(stop, f"{_units_stored(store)} units (findings decided, rounds measured) stored in {store}; "
+        raise stop_message(stop, f"{stored_units(store)} units (findings decided, rounds measured) stored in {store}; "
                             f"no rule file written", again(args, ["--resume"])) from None
     finally:
         for bar in bars.values():
@@ -360,10 +364,3 @@ def _rules_learn(args):
     return EXIT_OK
 
 
-def _units_stored(path):
-    """The lines of a ``rules learn`` store (0 when it cannot be read)."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return sum(1 for line in fh if line.strip())
-    except OSError:
-        return 0

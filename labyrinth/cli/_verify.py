@@ -371,6 +371,8 @@ def _minimize_finding(args):
         rules = get_rule_set(params["rules"], off=params.get("off", ()), on=params.get("on", ()),
                              engine_timeout=args.engine_timeout)
         return _shrink(args, state, f["move"], rules, f["rules"][0] if f["rules"] else None, label)
+    if not f["pattern"]:  # the pattern will be stored: the store must take it, checked before the work
+        Store(args.db, create=False, write=True).close()
     return _pattern(args, state.after(f["move"]), {"finding": args.finding, "state": f["state"], "move": f["move"]},
                     f"{f['kind']} finding {args.finding}", finding=None if f["pattern"] else args.finding)
 
@@ -409,7 +411,7 @@ def _pattern(args, dead, about, what, finding=None):
     if finding is not None:
         from verify.store import Store
 
-        with Store(args.db, create=False) as store:  # a finding stored without its pattern gets it now
+        with Store(args.db, create=False, write=True) as store:  # a finding stored without its pattern gets it now
             store.set_pattern(finding, pattern)
     rule, rule_error = None, None
     if args.rule:

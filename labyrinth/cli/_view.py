@@ -7,6 +7,7 @@ from labyrinth.cli._common import (
     EXIT_OK,
     board_sizes,
     must_exist,
+    note,
     rule_set,
     rules_args,
     sized_file,
@@ -95,7 +96,15 @@ def _draw(args):
             view = describe(state, rules, oracle, pattern=not args.no_pattern, time_limit=args.time_limit,
                             future=not args.no_future)
     svg = render(view, cell=args.cell)
+    if png:
+        from labyrinth.view.svg import MAX_PNG_PIXELS, png_scale
+
+        scale = png_scale(svg)
+        if scale < 2.0:  # a PNG is drawn at twice the cell size, unless that passes the bound on its pixels
+            note(f"labyrinth: note: the PNG of a {state.n}x{state.n} board is drawn at {scale * args.cell:.1f} "
+                 f"pixels a cell, not {2 * args.cell} (a PNG has at most {MAX_PNG_PIXELS >> 20} megapixels)")
     data = to_png(svg) if png else svg.encode("utf-8")
+    del svg
     if args.output:
         try:
             Path(args.output).write_bytes(data)

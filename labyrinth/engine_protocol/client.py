@@ -5,9 +5,12 @@ The engine reads JSON lines on its stdin and answers on its stdout
 the pipe is watched with :mod:`selectors` (both ways, so an engine that
 stops reading cannot block the verifier either), and an engine that exits,
 hangs past ``timeout`` seconds or answers garbage raises an
-:class:`~labyrinth.errors.EngineError`. What it prints on stderr goes to a
-temporary file, whose last line is quoted when it crashes. Request latency
-(the round trip, as the verifier sees it) is kept in :class:`Latency`.
+:class:`~labyrinth.errors.EngineError`. What it prints on stderr is read
+from a pipe as it comes (watched with the other two): its last
+:data:`STDERR_TAIL` bytes are kept, the rest only counted, so memory and
+disk stay bounded whatever the engine writes; the last line is quoted when
+it crashes. Request latency (the round trip, as the verifier sees it) is
+kept in :class:`Latency`.
 """
 
 import collections
@@ -17,7 +20,6 @@ import selectors
 import shlex
 import signal
 import subprocess
-import tempfile
 import time
 
 from labyrinth.engine_protocol.messages import (
@@ -30,7 +32,7 @@ from labyrinth.engine_protocol.messages import (
 )
 from labyrinth.errors import EngineError, one_line
 
-__all__ = ["ENGINE_TIMEOUT", "EngineProcess", "Latency", "bucket", "median_seconds"]
+__all__ = ["ENGINE_TIMEOUT", "STDERR_TAIL", "EngineProcess", "Latency", "bucket", "median_seconds"]
 
 #: seconds an engine may take to answer one request (and its handshake) by default
 ENGINE_TIMEOUT = 10.0
@@ -38,6 +40,10 @@ ENGINE_TIMEOUT = 10.0
 START_SECONDS = 60.0
 #: seconds a quitting engine gets to exit before it is killed
 QUIT_SECONDS = 2.0
+#: bytes of an engine's stderr kept (its end); what it writes before them is counted and dropped
+STDERR_TAIL = 64 << 10
+#: the most stderr read at one go, so that an engine writing without end cannot keep the verifier from its answer
+_DRAIN_BYTES = 1 << 20
 #: latency histogram buckets per decade (a median read from it is within about 6%)
 BUCKETS_PER_DECADE = 20
 
@@ -133,18 +139,16 @@ class EngineProcess:
             raise EngineError(f"cannot read the command: {err}", engine=self.command) from None
         if not argv:
             raise EngineError("empty engine command", engine=repr(self.command))
-        self._stderr = tempfile.TemporaryFile()
         try:
             # a session, so a process group, of its own: whatever the engine starts is ended with it (close);
             # Ctrl-C at the terminal reaches the verifier only, which then closes the engine
-            self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+            self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                           bufsize=0, close_fds=True, start_new_session=True)
         except OSError as err:
-            self._stderr.close()
-            self._stderr = None
             raise EngineError(f"cannot start: {err.strerror or err}", engine=self.command) from None
         self._pid = os.getpid()
         os.set_blocking(self._proc.stdout.fileno(), False)
+        self._stderr = _Tail(self._proc.stderr.fileno())
         hello = hello_request(self.client)
         line = self._round_trip(hello, max(self.timeout, START_SECONDS))
         try:
@@ -205,15 +209,33 @@ class EngineProcess:
         self.close(polite=False)
         raise EngineError(reason, engine=self.label, request=request)
 
+    def _watch(self, sel):
+        """Watch the engine's stderr too (while it is open): read as it comes, it never fills its pipe."""
+        if self._stderr is not None and not self._stderr.ended:
+            sel.register(self._stderr.fd, selectors.EVENT_READ)
+
+    def _ready(self, sel, left, fd):
+        """Wait up to ``left`` seconds for ``fd``, reading stderr meanwhile; whether ``fd`` is ready."""
+        for key, _ in sel.select(left):
+            if key.fd == fd:
+                return True
+            self._stderr.drain()
+            if self._stderr.ended:
+                sel.unregister(key.fd)
+        return False
+
     def _write(self, data, deadline, request):
         fd = self._proc.stdin.fileno()
         os.set_blocking(fd, False)
         with selectors.DefaultSelector() as sel:
             sel.register(fd, selectors.EVENT_WRITE)
+            self._watch(sel)
             while data:
                 left = deadline - time.monotonic()
-                if left <= 0 or not sel.select(left):
+                if left <= 0:
                     self._timed_out(request, "reading the request")
+                if not self._ready(sel, left, fd):
+                    continue
                 try:
                     sent = os.write(fd, data)
                 except BrokenPipeError:
@@ -227,10 +249,13 @@ class EngineProcess:
         end = self._buf.find(b"\n")
         with selectors.DefaultSelector() as sel:
             sel.register(fd, selectors.EVENT_READ)
+            self._watch(sel)
             while end < 0:
                 left = deadline - time.monotonic()
-                if left <= 0 or not sel.select(left):
+                if left <= 0:
                     self._timed_out(request, "answering")
+                if not self._ready(sel, left, fd):
+                    continue
                 try:
                     chunk = os.read(fd, 1 << 16)
                 except BlockingIOError:
@@ -259,17 +284,19 @@ class EngineProcess:
         raise EngineError(f"no answer within {self._limit:g} s ({what}): the engine hangs or is too slow "
                           "(--engine-timeout SECONDS gives it more)", engine=self.label, request=request)
 
-    def _stderr_tail(self):
+    def stderr_tail(self):
+        """What the engine wrote on stderr so far: its last :data:`STDERR_TAIL` bytes, and how many came before."""
         if self._stderr is None:
+            return b"", 0
+        self._stderr.drain()
+        return bytes(self._stderr.kept), self._stderr.dropped
+
+    def _stderr_tail(self):
+        kept, dropped = self.stderr_tail()
+        lines = kept[-400:].decode("utf-8", "replace").strip().splitlines()
+        if not lines:
             return ""
-        try:
-            self._stderr.seek(0, os.SEEK_END)
-            size = self._stderr.tell()
-            self._stderr.seek(max(0, size - 400))
-            lines = self._stderr.read().decode("utf-8", "replace").strip().splitlines()
-        except OSError:
-            return ""
-        return one_line(lines[-1], 200) if lines else ""
+        return one_line(lines[-1], 200) + (f"; {_bytes(dropped)} of it before that not kept" if dropped else "")
 
     # --- shutdown ---------------------------------------------------------------------
     def close(self, polite=True):
@@ -294,14 +321,16 @@ class EngineProcess:
                     stream.close()
                 except OSError:
                     pass
-            if mine:
-                _exited(proc, QUIT_SECONDS if polite else 0.05)
+            if mine:  # (an engine writing on stderr as it quits is read meanwhile, so it is not held up)
+                _exited(proc, QUIT_SECONDS if polite else 0.05, self._stderr)
                 _kill_group(proc.pid)  # the engine, if still running, and whatever it left behind
                 proc.wait()
         finally:
-            if self._stderr is not None:
-                self._stderr.close()
-                self._stderr = None
+            try:
+                proc.stderr.close()
+            except OSError:
+                pass
+            self._stderr = None
             self._buf = bytearray()
 
     def __enter__(self):
@@ -311,10 +340,15 @@ class EngineProcess:
         self.close()
 
 
-def _exited(proc, seconds):
-    """Wait up to ``seconds`` for ``proc`` to exit, without reaping it: its id then still names its process group."""
+def _exited(proc, seconds, tail=None):
+    """Wait up to ``seconds`` for ``proc`` to exit, without reaping it: its id then still names its process group.
+
+    ``tail``: the engine's :class:`_Tail`, read meanwhile.
+    """
     end = time.monotonic() + seconds
     while True:
+        if tail is not None:
+            tail.drain()
         if proc.returncode is not None:
             return True
         try:
@@ -333,6 +367,49 @@ def _kill_group(pgid):
         os.killpg(pgid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+class _Tail:
+    """The end of what an engine writes on stderr, read from its pipe (non-blocking) as it comes.
+
+    ``kept`` holds the last :data:`STDERR_TAIL` bytes, ``dropped`` counts
+    those before them; ``ended`` is set when the engine closed its stderr.
+    """
+
+    def __init__(self, fd):
+        os.set_blocking(fd, False)
+        self.fd = fd
+        self.kept = bytearray()
+        self.dropped = 0
+        self.ended = False
+
+    def drain(self):
+        """Read what is waiting, at most :data:`_DRAIN_BYTES` at one go."""
+        budget = _DRAIN_BYTES
+        while budget > 0 and not self.ended:
+            try:
+                chunk = os.read(self.fd, 1 << 16)
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:  # closed under us: nothing more to read
+                chunk = b""
+            if not chunk:
+                self.ended = True
+                return
+            budget -= len(chunk)
+            self.kept += chunk
+            if len(self.kept) > STDERR_TAIL:
+                cut = len(self.kept) - STDERR_TAIL
+                del self.kept[:cut]
+                self.dropped += cut
+
+
+def _bytes(count):
+    """A byte count for a message: ``512 bytes``, ``3.9 MB``, ``1.2 GB``."""
+    for unit, size in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if count >= size:
+            return f"{count / size:.1f} {unit}"
+    return f"{count} bytes"
 
 
 def _dump(obj):

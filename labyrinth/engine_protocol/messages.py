@@ -30,6 +30,7 @@ __all__ = [
     "MAX_BATCH",
     "MAX_DEPTH",
     "MAX_LINE",
+    "MAX_NAME",
     "ORDERS",
     "PROTOCOL",
     "PUZZLE",
@@ -37,6 +38,7 @@ __all__ = [
     "Unreadable",
     "decision_to_json",
     "dumps",
+    "engine_name",
     "hello_request",
     "loads",
     "parse_answer",
@@ -51,6 +53,9 @@ _MOVES = "UDLR"
 #: the longest line either side reads, in bytes (a 1001x1001 state is a million letters; a batch of 8 of them
 #: is what the verifier sends at most at that size)
 MAX_LINE = 64 << 20
+#: the longest engine name (in a hello) and rule name (in a reason), in characters: one limit, read by the
+#: verifier and kept by ``labyrinth engine --name``
+MAX_NAME = 100
 #: the deepest nesting of arrays and objects in a message (the protocol's own deepest, a reason's cell in a
 #: batch answer, is 8)
 MAX_DEPTH = 32
@@ -165,8 +170,8 @@ def parse_hello(line, *, engine, request):
     if version != PROTOCOL:
         _fail(f"the engine speaks protocol {version}, this verifier {PROTOCOL}", engine, request, line)
     name = obj.get("engine")
-    if not isinstance(name, str) or not name.strip() or len(name) > 100:
-        _fail("hello without an 'engine' name (a string of 1 to 100 characters)", engine, request, line)
+    if not isinstance(name, str) or engine_name(name) is None:
+        _fail(f"hello without an 'engine' name (a string of 1 to {MAX_NAME} characters)", engine, request, line)
     puzzles = obj.get("puzzles", [PUZZLE])
     if not isinstance(puzzles, list) or PUZZLE not in puzzles:
         _fail(f"the engine does not play the {PUZZLE} (its 'puzzles': {puzzles!r})", engine, request, line)
@@ -183,6 +188,16 @@ def parse_hello(line, *, engine, request):
     version_text = obj.get("version", "")
     return EngineInfo(name.strip(), str(version_text), sizes, batch, tuple(p for p in puzzles if isinstance(p, str)),
                       max_batch, order)
+
+
+def engine_name(text):
+    """``text`` as an engine's name (stripped) if the protocol takes it: 1 to :data:`MAX_NAME` characters; else None.
+
+    >>> engine_name(" corners "), engine_name("x" * 101), engine_name("  ")
+    ('corners', None, None)
+    """
+    name = text.strip()
+    return name if 1 <= len(name) <= MAX_NAME and len(text) <= MAX_NAME else None
 
 
 def _sizes(value, engine, request, line):
@@ -218,8 +233,8 @@ def parse_answer(line, states, *, engine, request, rid):
     obj = _object(line, engine, request)
     if obj.get("type") == "error":
         _fail(f"the engine reported an error: {one_line(obj.get('message', ''), 200)}", engine, request, line)
-    if obj.get("id") != rid:
-        _fail(f"the answer's id is {obj.get('id')!r}, the request's {rid}", engine, request, line)
+    if not _int(obj.get("id")) or obj["id"] != rid:  # true is not the id 1
+        _fail(f"the answer's id is {dumps(obj.get('id'))[:40]}, the request's {rid}", engine, request, line)
     if len(states) == 1 and "answers" not in obj:
         items = [obj]
     else:
@@ -303,8 +318,8 @@ def _reason(r, state, free, kind, engine, request, line, need_move=False, move="
     if not isinstance(r, dict):
         _fail(f"a reason at {here} must be an object with 'rule' and 'cells'", engine, request, line)
     rule = r.get("rule", engine)
-    if not isinstance(rule, str) or not rule or len(rule) > 100:
-        _fail(f"a reason's 'rule' at {here} must be a name of 1 to 100 characters", engine, request, line)
+    if not isinstance(rule, str) or not rule or len(rule) > MAX_NAME:
+        _fail(f"a reason's 'rule' at {here} must be a name of 1 to {MAX_NAME} characters", engine, request, line)
     if need_move:
         move = r.get("move", "")
         _free_move(move, state, free, f"forced move {move!r}", engine, request, line)

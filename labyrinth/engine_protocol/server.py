@@ -8,7 +8,16 @@ where the rule set closes a move (the explained path is slower than the
 compiled one), exactly as an in-process audit asks for them.
 """
 
-from labyrinth.engine_protocol.messages import MAX_BATCH, PROTOCOL, PUZZLE, Unreadable, decision_to_json, dumps, loads
+from labyrinth.engine_protocol.messages import (
+    MAX_BATCH,
+    MAX_NAME,
+    PROTOCOL,
+    PUZZLE,
+    Unreadable,
+    decision_to_json,
+    dumps,
+    loads,
+)
 from labyrinth.errors import LabyrinthError
 
 __all__ = ["StateCache", "answer", "serve"]
@@ -56,7 +65,7 @@ def serve(rules, lines, write, *, name=None, version="", order=None):
         if kind == "quit":
             break
         if kind == "hello":
-            hello = {"type": "hello", "protocol": PROTOCOL, "engine": name or f"labyrinth-{rules.name}",
+            hello = {"type": "hello", "protocol": PROTOCOL, "engine": name or f"labyrinth-{rules.name}"[:MAX_NAME],
                      "version": version, "puzzles": [PUZZLE], "sizes": "all", "batch": True, "max_batch": MAX_BATCH}
             write(dumps(hello | ({"order": order} if order else {})))
             continue

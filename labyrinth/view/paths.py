@@ -23,7 +23,7 @@ import drawsvg as dw
 from labyrinth.errors import BoardSizeError
 from labyrinth.view.svg import COLOURS
 
-__all__ = ["DRAW_LIMIT", "line_sums", "magic_sum", "render_path"]
+__all__ = ["DRAW_LIMIT", "check_drawable", "line_sums", "magic_sum", "render_path"]
 
 #: boards larger than this are not drawn (n^2 numbered cells)
 DRAW_LIMIT = 100
@@ -67,6 +67,18 @@ def line_sums(state):
     return {"rows": rows, "columns": columns, "diagonals": (main, anti)}
 
 
+def check_drawable(n, *, source=None):
+    """Refuse a board larger than :data:`DRAW_LIMIT` (a caller checks it before the search that finds the path).
+
+    >>> check_drawable(101, source="--svg x.svg")
+    Traceback (most recent call last):
+    labyrinth.errors.BoardSizeError: --svg x.svg: paths are drawn up to 100x100, not 101x101
+    """
+    if n > DRAW_LIMIT:
+        raise BoardSizeError(f"paths are drawn up to {DRAW_LIMIT}x{DRAW_LIMIT}, not {n}x{n}",
+                             source=source or f"{n}x{n}")
+
+
 def render_path(state, *, fatal_step=None, feasible_moves=(), caption=None, cell=None, margins=False):
     """The SVG document (text) of ``state``'s path, numbered.
 
@@ -86,8 +98,7 @@ def render_path(state, *, fatal_step=None, feasible_moves=(), caption=None, cell
     """
     board = state.board
     n = board.n
-    if n > DRAW_LIMIT:
-        raise BoardSizeError(f"paths are drawn up to {DRAW_LIMIT}x{DRAW_LIMIT}", source=f"{n}x{n}")
+    check_drawable(n)
     cell = cell or max(14, min(40, 640 // max(n, 1)))
     margin = _r(cell * 0.5)
     lines = list(caption) if caption is not None else _caption(state, fatal_step)

@@ -19,11 +19,14 @@ drawn at random), so golden files can pin it.
 True
 """
 
+import math
+import re
+
 import drawsvg as dw
 
 from labyrinth.engine.board import DELTAS, MOVES
 
-__all__ = ["COLOURS", "inline", "render", "render_pattern", "to_png"]
+__all__ = ["COLOURS", "MAX_PNG_PIXELS", "inline", "png_scale", "render", "render_pattern", "to_png"]
 
 #: the palette, by role
 COLOURS = {
@@ -31,6 +34,8 @@ COLOURS = {
     "disabled": "#d62728", "feasible": "#1f9d3a", "witness": "#1f9d3a", "end": "#111111",
     "pattern": "#e08a00", "optional": "#fdf1c0", "taken": "#3a3a3a", "text": "#222222",
 }
+#: the most pixels a PNG has (its drawing surface takes 4 bytes a pixel: 128 MiB)
+MAX_PNG_PIXELS = 32 * 2 ** 20
 _KIND_NAMES = {"taken": "taken (the line)", "border": "border (outside the board)",
                "visit": "free: the path must visit it", "end": "the end corner: the path must end here"}
 
@@ -90,16 +95,15 @@ def render(view, *, cell=32, caption=True):
     for m in view.free:
         reach[board.xy(board.step(state.head, m))] = m
     open_cells = {c for c, m in reach.items() if view.open is None or m in view.open}
-    cells = dw.Group(stroke=COLOURS["grid"], stroke_width=1)
-    for y in range(1, n + 1):
-        for x in range(1, n + 1):
-            fill = COLOURS["free"]
-            if (x, y) in optional and not taken[board.cell(x, y)]:
-                fill = COLOURS["optional"]
-            if (x, y) in open_cells:
-                fill = COLOURS["open"]
-            cells.append(dw.Rectangle(*f.corner(x, y), cell, cell, fill=fill))
-    d.append(cells)
+    # the board white, the cells of another colour filled, then the grid as one path: a 1001x1001 board is a
+    # million cells, and an element each would cost a picture (and cairosvg's PNG) gigabytes
+    d.append(dw.Rectangle(margin, top, n * cell, n * cell, fill=COLOURS["free"]))
+    coloured = {(x, y): COLOURS["optional"] for x, y in optional
+                if 1 <= x <= n and 1 <= y <= n and not taken[board.cell(x, y)]}
+    coloured.update((c, COLOURS["open"]) for c in open_cells)
+    for x, y in sorted(coloured, key=lambda c: (c[1], c[0])):
+        d.append(dw.Rectangle(*f.corner(x, y), cell, cell, fill=coloured[(x, y)]))
+    d.append(_grid(f))
     d.append(dw.Rectangle(margin, top, n * cell, n * cell, fill="none", stroke=COLOURS["line"], stroke_width=2))
 
     if view.pattern is not None:
@@ -125,20 +129,46 @@ def render(view, *, cell=32, caption=True):
     return d.as_svg()
 
 
+def _grid(f):
+    """The lines between the cells of frame ``f``: one path, ``2 (n + 1)`` strokes."""
+    n, cell = f.n, f.cell
+    right, bottom = _r(f.left + n * cell), _r(f.top + n * cell)
+    rows = [f"M{f.left},{_r(f.top + k * cell)} H{right}" for k in range(n + 1)]
+    columns = [f"M{_r(f.left + k * cell)},{f.top} V{bottom}" for k in range(n + 1)]
+    return dw.Path(" ".join(rows + columns), fill="none", stroke=COLOURS["grid"], stroke_width=1)
+
+
 def inline(svg):
     """The SVG text without its XML declaration, to embed in HTML."""
     return svg.split("?>", 1)[1].lstrip() if svg.startswith("<?xml") else svg
 
 
+def png_scale(svg, scale=2.0):
+    """The scale :func:`to_png` draws ``svg`` at: ``scale``, or less so the PNG has at most :data:`MAX_PNG_PIXELS`.
+
+    The PNG is drawn in memory (4 bytes a pixel) before it is compressed:
+    the bound keeps any picture under about 1 GB however large its board.
+
+    >>> png_scale('<svg width="100" height="50">'), round(png_scale('<svg width="16016" height="16100">'), 3)
+    (2.0, 0.361)
+    """
+    head = svg[:2000]
+    size = [re.search(rf'\b{key}="([0-9.]+)"', head) for key in ("width", "height")]
+    if None in size:
+        return scale
+    pixels = float(size[0].group(1)) * float(size[1].group(1)) * scale * scale
+    return scale if pixels <= MAX_PNG_PIXELS else scale * math.sqrt(MAX_PNG_PIXELS / pixels)
+
+
 def to_png(svg, *, scale=2.0):
-    """PNG bytes of an SVG document (``cairosvg``; needs the cairo library)."""
+    """PNG bytes of an SVG document (``cairosvg``; needs the cairo library), at :func:`png_scale`."""
     try:
         import cairosvg
     except (ImportError, OSError) as err:
         from labyrinth.errors import LabyrinthError
 
         raise LabyrinthError(f"--png needs cairosvg and the cairo library ({err})") from None
-    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
+    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=png_scale(svg, scale))
 
 
 def _summary(view):
@@ -193,16 +223,24 @@ def _future_layer(pieces, f, cell):
     for piece in pieces:
         if len(piece) < 2:
             continue
-        pts = [v for c in piece for v in f.centre(*c)]
-        g.append(dw.Lines(*pts, close=False))
+        g.append(_polyline([f.centre(*c) for c in piece]))
     return g
+
+
+def _polyline(points, **kwargs):
+    """A path through ``points`` ((x, y) pairs), written as ``drawsvg.Lines`` writes it, in linear time.
+
+    (``Lines`` adds each point to its text one at a time: a million-step line would take hours.)
+    """
+    d = " ".join(f"{'L' if i else 'M'}{x},{y}" for i, (x, y) in enumerate(points))
+    return dw.Path(d=d, **kwargs)
 
 
 def _line_layer(state, f, cell):
     g = dw.Group()
-    pts = [v for c in state.cells_xy() for v in f.centre(*c)]
-    if len(pts) > 2:
-        g.append(dw.Lines(*pts, close=False, fill="none", stroke=COLOURS["line"], stroke_width=_r(cell * 0.22),
+    pts = [f.centre(*c) for c in state.cells_xy()]
+    if len(pts) > 1:
+        g.append(_polyline(pts, fill="none", stroke=COLOURS["line"], stroke_width=_r(cell * 0.22),
                           stroke_linecap="round", stroke_linejoin="round"))
     start = dw.Circle(*f.centre(1, 1), _r(cell * 0.16), fill=COLOURS["line"])
     start.append_title("start (1,1)")
@@ -213,11 +251,11 @@ def _line_layer(state, f, cell):
 def _witness_layer(state, witness, f, cell):
     board = state.board
     c = state.head
-    pts = list(f.centre(*board.xy(c)))
+    pts = [f.centre(*board.xy(c))]
     for m in witness:
         c = board.step(c, m)
-        pts.extend(f.centre(*board.xy(c)))
-    line = dw.Lines(*pts, close=False, fill="none", stroke=COLOURS["witness"], stroke_width=_r(cell * 0.07),
+        pts.append(f.centre(*board.xy(c)))
+    line = _polyline(pts, fill="none", stroke=COLOURS["witness"], stroke_width=_r(cell * 0.07),
                     stroke_dasharray=f"{_r(cell * 0.2)} {_r(cell * 0.14)}", stroke_linecap="round",
                     stroke_linejoin="round")
     line.append_title(f"witness completion: {witness}")

@@ -22,6 +22,7 @@ labyrinth.errors.PathError: 5:RRLL at 'L': step 3: move L from (3, 1) revisits (
 import collections
 import contextlib
 import dataclasses
+import os
 import re
 import threading
 
@@ -101,9 +102,9 @@ class Viewer:
         count = None
         if self.db is not None:
             with self._store() as store:
-                count = len(store.findings())
+                count = sum(_labyrinth(f["state"]) for f in store.findings())
         return {"sizes": list(SIZES), "rule_sets": list(self.rule_sets), "default_rules": self.rule_sets[0],
-                "store": self.db, "findings": count, "max_n": MAX_N}
+                "store": None if self.db is None else os.path.basename(self.db), "findings": count, "max_n": MAX_N}
 
     def load(self, text, rules=None):
         """A line from the load box: compact ``N:MOVES`` or a research file's text.
@@ -152,11 +153,11 @@ class Viewer:
         return out
 
     def findings(self, limit=500):
-        """The store's findings, newest last (at most ``limit``)."""
+        """The store's findings of the labyrinth (what the viewer opens), newest last (at most ``limit``)."""
         if self.db is None:
             return []
         with self._store() as store:
-            rows = store.findings()
+            rows = [f for f in store.findings() if _labyrinth(f["state"])]
         return [{"id": f["id"], "campaign": f["campaign"], "kind": f["kind"], "state": f["state"], "move": f["move"],
                  "rules": f["rules"], "pattern": f["pattern"]} for f in rows[-limit:]]
 
@@ -169,6 +170,9 @@ class Viewer:
         with self._store() as store:
             f = store.finding(fid)
             campaign_rules = store.campaign(f["campaign"])["rules"]
+        if not _labyrinth(f["state"]):
+            raise LabyrinthError(f"a finding of the {f['state'].split(':', 1)[0]} puzzle: the viewer steps through "
+                                 f"labyrinth walks ('labyrinth findings show {fid}' draws it)", source=f"finding {fid}")
         state = parse_compact(f["state"], source=f"finding {fid}")
         line = state.after(f["move"])
         return {"id": fid, "kind": f["kind"], "move": f["move"], "rules": f["rules"], "witness": f["witness"],
@@ -178,10 +182,18 @@ class Viewer:
                 "pattern": None if f["pattern"] is None else f["pattern"]["id"]}
 
     # --- helpers ---------------------------------------------------------------------------------------------
+    @contextlib.contextmanager
     def _store(self):
+        """The findings store, read; its refusals name the file only (a 400 is no place for the server's folders)."""
         from verify.store import Store
 
-        return Store(self.db, create=False)
+        try:
+            with Store(self.db, create=False, check=False) as store:  # (checked whole when the server started)
+                yield store
+        except LabyrinthError as err:
+            if err.source != self.db:
+                raise
+            raise LabyrinthError(err.reason, source=os.path.basename(self.db), token=err.token) from None
 
     @contextlib.contextmanager
     def _worker(self):
@@ -314,6 +326,11 @@ def _check_size(size):
                              token=_clip(size))
     if len(size.lstrip("0")) > 2 or int(size) > MAX_N:
         raise BoardSizeError(f"the viewer draws boards up to {MAX_N}x{MAX_N}", token=_clip(size))
+
+
+def _labyrinth(state_text):
+    """Whether a stored finding's state is the labyrinth's (``N:MOVES``), not another puzzle's (``knight:5@...``)."""
+    return state_text.split(":", 1)[0].isdigit()
 
 
 def _finding_id(text):
