@@ -45,7 +45,7 @@ MATE, LAB, TK, CUTS, CUTL, CUTH, SEGP, BUF, RDC, RDO, RDN, ONL, CTRL = range(BAS
 ROWS = BASE + 13
 #: columns of the CTRL row: what ``MATE`` holds, the state it belongs to, stamps, the witness's version (every
 #: change counts one), and per move the repair kept for it (entries, version)
-MODE, WHEAD, WFREE, RSTAMP, OSTAMP, VER = range(6)
+MODE, WHEAD, WFREE, RSTAMP, OSTAMP, VER, FAILS, LASTF = range(8)
 RCNT = 8  # .. 11
 RVER = 12  # .. 15
 #: ``CTRL[MODE]``: no 2-matching known (the state has none, or nothing was built yet), a perfect 2-matching, a line

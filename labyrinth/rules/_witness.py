@@ -35,7 +35,9 @@ from labyrinth.rules._repair import (
     BUF,
     CTRL,
     DEAD,
+    FAILS,
     LAB,
+    LASTF,
     LIVE,
     MATCHING,
     MATE,
@@ -60,10 +62,14 @@ from labyrinth.rules._twomatch import OTHER, SEEN, as_path, augment, build, is_l
 from labyrinth.rules._twomatch import stamp as _seen_stamp
 
 __all__ = ["BUF", "CTRL", "DEAD", "LIVE", "MATCHING", "MATE", "MODE", "NONE", "PATH", "ROWS", "UNKNOWN", "as_path",
-           "augment", "build", "install", "is_line", "mend", "move_witness", "query", "query_reroute", "sync"]
+           "augment", "build", "install", "is_line", "mend", "move_witness", "query", "query_reroute", "recover_due", "recovered", "sync"]
 
 #: the bands (cells round a cycle) and search nodes :func:`mend` takes a cycle into the line with
-_BANDS = ((1, 500), (2, 2000), (3, 8000), (4, 20000))
+#: (a pocket the line's pieces cannot fill in a narrow band often fills in a wider one: wider bands cost little
+#: more, as the search is pruned by degrees)
+_BANDS = ((1, 500), (2, 2000), (3, 4000), (5, 6000), (7, 10000))
+#: at most this many steps between two attempts to turn a 2-matching into a line (:func:`recover_due`)
+_MAX_WAIT = 256
 
 
 @njit(cache=True)
@@ -170,11 +176,33 @@ def _settle(nb, end, taken, head, free_left, w, ok_matching):
     if not ok_matching:
         w[CTRL, MODE] = NONE
         return NONE
-    if read(nb, end, head, free_left, w) or mend(nb, end, taken, head, free_left, w):
+    if read(nb, end, head, free_left, w) or (recover_due(w, free_left) and mend(nb, end, taken, head, free_left, w)):
         w[CTRL, MODE] = PATH
         return PATH
     w[CTRL, MODE] = MATCHING
     return MATCHING
+
+
+@njit(cache=True, inline="always")
+def recover_due(w, free_count):
+    """Is it time to try again to make the 2-matching a line? Failed attempts back off exponentially (1, 2, 4, ...
+    steps, at most ``_MAX_WAIT``): a walk that keeps a 2-matching for many steps pays for few global patchings."""
+    fails = w[CTRL, FAILS]
+    last = w[CTRL, LASTF]
+    if fails <= 0 or free_count > last:  # none failed, or a new walk
+        return True
+    return last - free_count >= min(1 << fails, _MAX_WAIT)
+
+
+@njit(cache=True, inline="always")
+def recovered(w, ok, free_count):
+    """Record an attempt's outcome for :func:`recover_due`."""
+    if ok:
+        w[CTRL, FAILS] = 0
+    else:
+        fails = w[CTRL, FAILS]
+        w[CTRL, FAILS] = 1 if (fails <= 0 or free_count > w[CTRL, LASTF]) else min(fails + 1, 16)
+        w[CTRL, LASTF] = free_count
 
 
 @njit(cache=True)

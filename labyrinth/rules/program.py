@@ -147,8 +147,13 @@ def _prepare(order, nb, colour, end, taken, head, free_count, scratch, area, win
     if _sound(order):
         # the witness follows every step, forced ones too (a step it missed costs a rebuild); where the
         # walker took a move no repair proved, the closure's fixed point is patched into one
-        if _witness.sync(nb, colour, end, taken, head, free_count, scratch) == _witness.MATCHING:
-            closure.closure_witness(nb, colour, end, taken, head, free_count, scratch)
+        # (attempts that fail back off: :func:`labyrinth.rules._witness.recover_due`)
+        mode = _witness.sync(nb, colour, end, taken, head, free_count, scratch)
+        if mode == _witness.PATH:
+            _witness.recovered(scratch, True, free_count)
+        elif mode == _witness.MATCHING and _witness.recover_due(scratch, free_count):
+            _witness.recovered(scratch, closure.closure_witness(nb, colour, end, taken, head, free_count, scratch),
+                               free_count)
     return free
 
 
