@@ -2,6 +2,7 @@
 
     python bench/strong.py                                   # speed and stuck walks (about 20 minutes)
     python bench/strong.py --walks 11:100000,13:100000,21:20000 --jobs 2
+    python bench/strong.py --speed-sizes 21,41,101 --walks 41:400 --default-walks 400
     python bench/strong.py --learn                            # also one round of `rules learn` at 9..13, timed
 
 Speed: random 21x21 walks per second on one core, caches warm, the sets interleaved in blocks
@@ -62,6 +63,8 @@ def stuck(rules, n, walks, seed, jobs):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=20.0, help="timed seconds per set for the speed")
+    ap.add_argument("--speed-sizes", default="21", metavar="N[,N...]",
+                    help="board sizes of the speed table (past 21 only default and strong are timed)")
     ap.add_argument("--walks", default="11:100000,13:100000,21:20000", help="N:WALKS for the stuck walks of strong")
     ap.add_argument("--default-walks", type=int, default=2000, help="walks per size for default")
     ap.add_argument("--seed", type=int, default=2026)
@@ -72,11 +75,13 @@ def main(argv=None):
             "strong": get_rule_set("strong")}
     print(f"# machine: {platform.machine()}, {os.cpu_count()} cores, python {platform.python_version()}; "
           f"load average at the start {os.getloadavg()[0]:.1f}\n")
-    print("## random 21x21 walks, one core, caches warm, interleaved blocks\n")
-    print("| rules | walks/s | best 0.25 s block | mean steps | completed |")
-    print("|---|---|---|---|---|")
-    for name, (mean, best, steps, done) in speed(sets, 21, args.seconds, args.seed).items():
-        print(f"| {name} | {mean:.0f} | {best:.0f} | {steps:.0f} | {done:.4f} |")
+    print("## random walks, one core, caches warm, interleaved blocks\n")
+    print("| n | rules | walks/s | s a walk | best 0.25 s block | mean steps | completed |")
+    print("|---|---|---|---|---|---|---|")
+    for n in (int(x) for x in args.speed_sizes.split(",")):
+        timed = sets if n <= 21 else {k: sets[k] for k in ("default", "strong")}
+        for name, (mean, best, steps, done) in speed(timed, n, args.seconds, args.seed).items():
+            print(f"| {n} | {name} | {mean:.2f} | {1 / mean:.3f} | {best:.1f} | {steps:.0f} | {done:.4f} |", flush=True)
     print("\n## stuck walks: walk k of the seed under each set (one walk per run)\n")
     print("| n | rules | walks | stuck | stuck per walk (95% Wilson) | walkthroughs per stuck walk | seconds |")
     print("|---|---|---|---|---|---|---|")
