@@ -1,8 +1,8 @@
 """The closure rule: sound on every board it is tried on, and at least as strong as its parts."""
 
 import pytest
-
 from brute import completions_exist, reachable_states
+
 from labyrinth.engine.walker import random_walk
 from labyrinth.rules import get_rule_set
 from labyrinth.rules.closure import Closure

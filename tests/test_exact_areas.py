@@ -1,6 +1,7 @@
 """The exact-areas rule: sound, and it decides areas the counting rules only approximate."""
 
 from brute import completions_exist, reachable_states
+
 from labyrinth.engine.walker import random_walk
 from labyrinth.rules import get_rule_set
 from labyrinth.rules.exact_areas import ExactAreas

@@ -3,8 +3,8 @@
 import collections
 
 import pytest
-
 from brute import completions_exist, reachable_states
+
 from labyrinth.engine import State
 from labyrinth.engine.walker import random_walk
 from labyrinth.rules import get_rule_set

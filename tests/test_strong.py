@@ -5,8 +5,7 @@ import pytest
 
 from labyrinth.engine import State
 from labyrinth.engine.walker import enumerate_walks, random_walk
-from labyrinth.rules import get_rule_set
-from labyrinth.rules import matching
+from labyrinth.rules import get_rule_set, matching
 from labyrinth.rules.frame import Tables
 from oracle import check_witness
 

@@ -3,8 +3,8 @@
 import argparse
 import json
 import os
-import stat
 import re
+import stat
 import sys
 from pathlib import Path
 

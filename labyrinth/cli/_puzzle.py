@@ -310,8 +310,8 @@ def _record(args, spec, rule, audits):
 
 
 def _draw_walk(path, audit, margins):
-    from labyrinth.view.paths import render_path
     from labyrinth.core.path import parse_path
+    from labyrinth.view.paths import render_path
 
     state = parse_path(audit.walk)
     fatal = audit.first_fatal_step if isinstance(audit.first_fatal_step, int) else None
@@ -336,9 +336,9 @@ def add_draw(sub, spec):
 
 
 def _draw(args):
-    from labyrinth.view.paths import DRAW_LIMIT, render_path
     from labyrinth.core.path import parse_path
     from labyrinth.errors import TimeLimitError
+    from labyrinth.view.paths import DRAW_LIMIT, render_path
     from oracle.analysis import _bisect
 
     state = parse_path(args.path, source="PATH")

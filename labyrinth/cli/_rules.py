@@ -239,10 +239,9 @@ def _rules_show(args):
 
 def _rules_lint(args):
     from labyrinth.rules import load_rules
+    from labyrinth.rules.sets import check_names
     from oracle.sat import SatOracle
     from verify.soundness import rule_soundness
-
-    from labyrinth.rules.sets import check_names
 
     specs = [(path, spec) for path in args.files for spec in load_rules(path)]  # every file parses, or one error
     for path in args.files:

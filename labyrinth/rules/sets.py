@@ -28,15 +28,15 @@ import pathlib
 
 from labyrinth.errors import FormatError, LabyrinthError, TimeLimitError
 from labyrinth.rules.areas import ColourImbalance, CountArea, NearBorder, OlderLine
-from labyrinth.rules.ruleset import RuleSet
-from labyrinth.rules.cshape import CShape
-from labyrinth.rules.future import FutureLines
 from labyrinth.rules.closure import Closure
+from labyrinth.rules.cshape import CShape
 from labyrinth.rules.exact_areas import ExactAreas
-from labyrinth.rules.matching import TwoMatching
-from labyrinth.rules.window import MAX_RADIUS, WindowRule
+from labyrinth.rules.future import FutureLines
 from labyrinth.rules.language import load_rules
+from labyrinth.rules.matching import TwoMatching
 from labyrinth.rules.patterns import PatternRule
+from labyrinth.rules.ruleset import RuleSet
+from labyrinth.rules.window import MAX_RADIUS, WindowRule
 
 __all__ = ["ENGINE_PREFIX", "FAMILIES", "LIBRARY", "RULE_SETS", "UNIVERSAL", "OracleRules", "get_rule_set",
            "library_rules", "register_family"]

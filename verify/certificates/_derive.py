@@ -11,7 +11,7 @@ join the head to the end too early). A contradiction ends the derivation
 (:class:`Dead`).
 """
 
-from verify.certificates.check import KINDS, Board, Invalid
+from verify.certificates.check import KINDS, Invalid
 
 __all__ = ["Dead", "Derivation"]
 
