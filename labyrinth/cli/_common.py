@@ -118,8 +118,7 @@ def rule_set(args):
                              engine_order=engine_order(args))
     except LabyrinthError as err:
         raise _with_nearest_set(err, args.rules) from None
-    if hasattr(rules, "start"):
-        rules.start()
+    rules.start()
     return rules
 
 

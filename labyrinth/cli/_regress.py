@@ -60,8 +60,7 @@ def _side(args, side):
     on = [r for r in getattr(args, f"{side}_on").split(",") if r]
     label = name + "".join(f" --off {r}" for r in off) + "".join(f" --on {r}" for r in on)
     rules = get_rule_set(name, off=off, on=on, engine_timeout=args.engine_timeout)
-    if hasattr(rules, "start"):
-        rules.start()  # a bad command fails here, before any work
+    rules.start()  # an external engine's bad command fails here, before any work
     return rules, label
 
 
@@ -92,8 +91,7 @@ def _regress(args):
     finally:
         bar.close()
         for rules in (base, head):
-            if hasattr(rules, "close"):
-                rules.close()
+            rules.close()
     report.base, report.head = base_label, head_label
     status = EXIT_FINDING if report.regressed else EXIT_OK
     if args.json:

@@ -159,7 +159,7 @@ def _audit(args):
             raise LabyrinthError("cuts the exhaustive tree: it goes with --exhaustive", source=f"--split {args.split}")
         check_split(args.n, args.split)
     rules = rule_set(args)  # validates the names (and starts an engine, to check it) before any work
-    order = getattr(rules, "order", None)  # an external engine's: the option's, else its hello's
+    order = rules.order  # an external engine's: the option's, else its hello's
     asked = f", asked {order}" if isinstance(order, str) else ""
     off = tuple(r for r in args.off.split(",") if r)
     on = tuple(r for r in args.on.split(",") if r)

@@ -28,6 +28,7 @@ import pathlib
 
 from labyrinth.errors import FormatError, LabyrinthError, TimeLimitError
 from labyrinth.rules.areas import ColourImbalance, CountArea, NearBorder, OlderLine
+from labyrinth.rules.base import RuleSetBase
 from labyrinth.rules.closure import Closure
 from labyrinth.rules.cshape import CShape
 from labyrinth.rules.exact_areas import ExactAreas
@@ -68,7 +69,7 @@ def library_rules():
     return out
 
 
-class OracleRules:
+class OracleRules(RuleSetBase):
     """A move is open only when the state after it has a completion (the perfect walker).
 
     Raises :class:`LabyrinthError` if the oracle cannot decide a move in time:
@@ -89,6 +90,7 @@ class OracleRules:
         self.oracle = oracle
 
     def open_moves(self, state):
+        """The moves after which the oracle finds a completion."""
         out = []
         for move in state.open_moves():
             nxt = state.after(move)

@@ -180,23 +180,20 @@ def describe(state, rules=None, oracle=None, *, pattern=True, time_limit=10.0, f
 
 
 def _ask_rules(state, rules):
-    name = getattr(rules, "name", "rules")
+    name = rules.name
     free = state.open_moves()
-    if hasattr(rules, "decide"):
-        decision = rules.decide(state)
-        xy = state.board.xy
-        disabled = {}
-        for m in free:
-            if m in decision.open:
-                continue
-            seen = {}
-            for e in decision.disabled.get(m, ()):
-                seen.setdefault((e.rule, e.kind), []).extend(xy(c) for c in e.cells)
-            disabled[m] = tuple(Blame(r, k, tuple(dict.fromkeys(cells))) for (r, k), cells in seen.items()) \
-                or (Blame(name),)
-        return name, "".join(m for m in free if m in decision.open), disabled
-    open_ = rules.open_moves(state)
-    return name, open_, {m: (Blame(name),) for m in free if m not in open_}
+    decision = rules.decide(state)  # a set that does not explain blames itself (no rule named)
+    xy = state.board.xy
+    disabled = {}
+    for m in free:
+        if m in decision.open:
+            continue
+        seen = {}
+        for e in decision.disabled.get(m, ()):
+            seen.setdefault((e.rule, e.kind), []).extend(xy(c) for c in e.cells)
+        disabled[m] = tuple(Blame(r, k, tuple(dict.fromkeys(cells))) for (r, k), cells in seen.items()) \
+            or (Blame(name),)
+    return name, "".join(m for m in free if m in decision.open), disabled
 
 
 def stuck_pattern(dead, *, time_limit=10.0):
