@@ -14,7 +14,7 @@ from oracle.analysis import StateReport, analyse, first_dead_step
 from oracle.base import Oracle, OracleBug, Verdict, check_witness
 from oracle.count import CompletionCounter, count_completions, count_paths
 from oracle.rank import sample_walkthrough, walkthrough_rank, walkthrough_unrank
-from oracle.registry import BACKENDS, available_backends, get_oracle
+from oracle.registry import BACKENDS, available_backends, backend_names, get_oracle
 
 __all__ = [
     "BACKENDS",
@@ -25,6 +25,7 @@ __all__ = [
     "Verdict",
     "analyse",
     "available_backends",
+    "backend_names",
     "check_witness",
     "count_completions",
     "count_paths",

@@ -20,8 +20,18 @@ from labyrinth.cli._common import (
     write_bytes,
     write_text,
 )
-from labyrinth.cli._limits import check_size, file_name, positive_int, seconds, seed, size_args
+from labyrinth.cli._limits import (
+    MAX_N,
+    check_size,
+    file_name,
+    positive_int,
+    register_size_policy,
+    seconds,
+    seed,
+    size_args,
+)
 from labyrinth.errors import LabyrinthError
+from oracle.registry import backend_names
 
 __all__ = ["LIST_LIMIT", "PuzzleSpec", "add_draw", "add_solve", "add_walk", "cell_arg", "oracle_args"]
 
@@ -55,6 +65,11 @@ class PuzzleSpec:
         The largest board ``count`` takes, by default and with ``--allow-large``.
     count_why : str
         Why the count stops there.
+    size_limit, size_large_limit : int
+        The largest board ``solve`` and ``walk`` take, by default and with ``--allow-large`` (the size policy of
+        :mod:`labyrinth.cli._limits`, registered from here).
+    solve_why, walk_why : str
+        Why ``solve`` and ``walk`` stop there.
     """
 
     family: str
@@ -68,6 +83,10 @@ class PuzzleSpec:
     count_limit: int = 7
     count_large_limit: int = 8
     count_why: str = ""
+    size_limit: int = 100
+    size_large_limit: int = MAX_N
+    solve_why: str = "the search holds every cell; large boards take seconds to minutes"
+    walk_why: str = "an audit asks the oracle about every stuck walk"
 
     def kind(self, closed):
         return "closed tour" if closed else self.solution
@@ -83,13 +102,14 @@ def cell_arg(text):
 
 def oracle_args(p):
     p.add_argument("--backend", default="auto", metavar="NAME",
-                   help="oracle backend: auto (default), search, sat, cpsat")
+                   help=f"oracle backend: {backend_names()}")
     p.add_argument("--time-limit", type=seconds, default=60.0, metavar="SECONDS",
                    help="seconds in all (default 60); past it the answer is unknown, exit 3")
 
 
-def _size(p, command):
-    p.add_argument("-n", type=positive_int(1001), required=True, metavar="N", help="board size (N x N)")
+def _size(p, command, spec, why):
+    register_size_policy(command, spec.size_limit, spec.size_large_limit, why)
+    p.add_argument("-n", type=positive_int(MAX_N), required=True, metavar="N", help="board size (N x N)")
     size_args(p, command)
 
 
@@ -119,7 +139,7 @@ def add_solve(sub, spec, name="solve"):
     command = f"{spec.family} {name}"
     p = sub.add_parser(name, help=f"one {spec.solution} (a numbered grid and its path), found by the oracle and "
                                   f"checked; 'no {spec.solution}' only when proven")
-    _size(p, command)
+    _size(p, command, spec, spec.solve_why)
     p.add_argument("--start", type=cell_arg, metavar="X,Y", help="the first cell, numbered 1 (default: any)")
     p.add_argument("--closed", action="store_true", help="a closed tour: the last cell one move from the first")
     p.add_argument("--seed", type=seed, metavar="S", help="draw the start (if not given) and a symmetry of the "
@@ -174,7 +194,7 @@ def add_walk(sub, spec):
     command = f"{spec.family} walk"
     p = sub.add_parser("walk", help="Warnsdorff's walk from one start or every start; --audit finds each "
                                     "stuck walk's first fatal move")
-    _size(p, command)
+    _size(p, command, spec, spec.walk_why)
     p.add_argument("--rule", choices=("warnsdorff",), default="warnsdorff",
                    help="move to the cell with the fewest onward moves (the only rule so far)")
     p.add_argument("--order", metavar="ORDER",

@@ -14,6 +14,7 @@ from labyrinth.cli._common import (
 from labyrinth.cli._limits import file_name, positive_int, seconds, seed, size_args
 from labyrinth.engine_protocol.client import ENGINE_TIMEOUT
 from labyrinth.errors import LabyrinthError
+from oracle.registry import backend_names
 
 
 def register(sub):
@@ -38,7 +39,7 @@ def register(sub):
                          help="also audit the states of the findings in this store (default ./labyrinth.db, read "
                               "when it exists; the output says which store and how many states)")
     regress.add_argument("--backend", default="auto", metavar="ORACLE",
-                         help="the oracle: auto (default), search, sat or cpsat")
+                         help=f"the oracle: {backend_names()}")
     regress.add_argument("--time-limit", type=seconds, default=60.0, metavar="SECONDS", help="per oracle query")
     regress.add_argument("--engine-timeout", type=seconds, default=ENGINE_TIMEOUT, metavar="SECONDS",
                          help="seconds an external engine may take per request (default %(default)g)")

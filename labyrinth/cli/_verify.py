@@ -37,6 +37,7 @@ from labyrinth.cli._limits import (
 )
 from labyrinth.errors import CampaignExists, CampaignInterrupted, LabyrinthError, TimeLimitError
 from labyrinth.rules import natural_key
+from oracle.registry import backend_names
 from verify.audit import CLASSES
 from verify.campaign import PATTERN_SECONDS, PATTERNS_ALL_UP_TO
 from verify.minimize import LEGEND
@@ -62,7 +63,7 @@ def register(sub):
                        help="where units run: local processes (default) or a Ray cluster")
     audit.add_argument("--address", metavar="ADDR", help="ray: a running cluster's address (default: start one)")
     audit.add_argument("--backend", default="auto", metavar="ORACLE",
-                       help="the oracle that decides every move: auto (default), search, sat or cpsat; findings "
+                       help=f"the oracle that decides every move: {backend_names()}; findings "
                             "are confirmed by SAT (by CP-SAT when the oracle is sat)")
     audit.add_argument("--report", type=file_name, metavar="FILE.md",
                        help="trace: write the per-file Markdown report here")

@@ -27,11 +27,10 @@ PUZZLES = {}
 STATE_TYPES = {}
 #: Puzzle name -> a reader of its short notation (the labyrinth's ``N:MOVES``).
 SHORT_FORMS = {}
-#: Where the puzzles shipped with the project register themselves (imported on first use, by name:
-#: the core never imports a puzzle; a puzzle imports the core and registers).
-_MODULES = {"numbers": "labyrinth.puzzles.numbers", "numbers-closed": "labyrinth.puzzles.numbers",
-            "knight": "labyrinth.puzzles.knight", "knight-closed": "labyrinth.puzzles.knight",
-            "labyrinth": "labyrinth.engine"}
+#: The package of a puzzle named ``NAME`` or ``NAME-VARIANT`` is ``labyrinth.puzzles.NAME`` (imported on first use,
+#: by name: the core never imports a puzzle; a puzzle imports the core and registers); the labyrinth's is the engine.
+_PACKAGE = "labyrinth.puzzles.{}"
+_LABYRINTH = "labyrinth.engine"
 
 _NOTATION = re.compile(r"^\s*([a-z][a-z0-9-]*):([0-9]{1,9})@([0-9]{1,9}),([0-9]{1,9}):([A-Za-z,]*)\s*$")
 
@@ -52,9 +51,18 @@ def register_puzzle(name, factory, *, state=None, short=None):
 
 
 def _registered(name):
-    """Import the module of a shipped puzzle on first use, so that it registers itself."""
-    if name not in PUZZLES and name in _MODULES:
-        importlib.import_module(_MODULES[name])
+    """Import the package of a shipped puzzle on first use, so that it registers itself; None for an unknown name.
+
+    >>> _registered("knight-closed") is not None, _registered("no-such-puzzle")
+    (True, None)
+    """
+    if name not in PUZZLES and re.fullmatch(r"[a-z][a-z0-9-]*", name):
+        module = _LABYRINTH if name == "labyrinth" else _PACKAGE.format(name.split("-")[0])
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as err:
+            if err.name != module:
+                raise  # the puzzle's package is there but cannot import: say so
     return PUZZLES.get(name)
 
 
