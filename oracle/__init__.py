@@ -10,7 +10,7 @@
 'dead'
 """
 
-from oracle.analysis import StateReport, analyse, first_dead_step
+from oracle.analysis import StateReport, analyse, dead_step_bounds, first_dead_step
 from oracle.base import Oracle, OracleBug, Verdict, check_witness
 from oracle.count import CompletionCounter, count_completions, count_paths
 from oracle.rank import sample_walkthrough, walkthrough_rank, walkthrough_unrank
@@ -27,6 +27,7 @@ __all__ = [
     "available_backends",
     "backend_names",
     "check_witness",
+    "dead_step_bounds",
     "count_completions",
     "count_paths",
     "first_dead_step",

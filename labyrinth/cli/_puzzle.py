@@ -359,7 +359,7 @@ def _draw(args):
     from labyrinth.core.path import parse_path
     from labyrinth.errors import TimeLimitError
     from labyrinth.view.paths import DRAW_LIMIT, render_path
-    from oracle.analysis import _bisect
+    from oracle.analysis import dead_step_bounds
 
     state = parse_path(args.path, source="PATH")
     if state.board.n > DRAW_LIMIT:
@@ -368,7 +368,7 @@ def _draw(args):
     fatal, feasible, hi = None, (), None
     if not state.is_complete():
         with _oracle(args) as oracle:
-            lo, hi, undecided = _bisect(state, oracle)
+            lo, hi, undecided = dead_step_bounds(state, oracle)
             if undecided:
                 raise TimeLimitError(f"the first fatal move is between jumps {lo + 1} and {hi}", source="PATH")
             if hi is not None and hi > 0:
