@@ -23,7 +23,8 @@ import pytest
 from brute import completions_exist
 
 from labyrinth.engine import State
-from labyrinth.engine.walker import heading, walk_statistics
+from labyrinth.engine.frame import heading
+from labyrinth.engine.walker import walk_statistics
 from labyrinth.engine_protocol import PROTOCOL, EngineRuleSet, parse_answer, parse_hello, serve
 from labyrinth.engine_protocol.messages import MAX_BATCH, MAX_DEPTH, MAX_LINE, Unreadable, dumps, loads
 from labyrinth.errors import EngineError

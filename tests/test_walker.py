@@ -4,7 +4,8 @@ import pytest
 from conftest import RuleByRule
 
 from labyrinth.engine import State
-from labyrinth.engine.walker import enumerate_walks, keep_left_order, random_walk
+from labyrinth.engine.frame import keep_left_order
+from labyrinth.engine.walker import enumerate_walks, random_walk
 from labyrinth.errors import LabyrinthError
 from labyrinth.rules import get_rule_set
 

@@ -21,9 +21,8 @@ findings are the same in both orders (the answers are kept and the audit
 reads them); only the requests differ.
 """
 
-from labyrinth.engine.walker import heading, keep_left_order
-from labyrinth.engine_protocol.messages import DEPTH_FIRST
-from labyrinth.rules.base import RuleSetBase
+from labyrinth.engine.frame import heading, keep_left_order
+from labyrinth.rules.base import DEPTH_FIRST, RuleSetBase
 from verify.audit import count_fired
 
 __all__ = ["Answered", "python_subtree"]

@@ -39,9 +39,9 @@ import hashlib
 import time
 
 from labyrinth.engine import State
-from labyrinth.engine_protocol.messages import DEPTH_FIRST
 from labyrinth.errors import LabyrinthError
 from labyrinth.jobs.stopping import held
+from labyrinth.rules.base import DEPTH_FIRST
 from verify._run import Run, Workers
 from verify.audit import (
     MISSED_DEAD,
@@ -292,7 +292,7 @@ def _trace_unit(path):
 # --- parent side -------------------------------------------------------------------------
 def _split(n, rules, depth):
     """Keep-left prefixes at ``depth`` moves (or leaves above it), and the top nodes above the cut."""
-    from labyrinth.rules.frame import left_of, right_of
+    from labyrinth.engine.frame import heading, keep_left_order
 
     units, top = [], []
     stack = [State.from_moves(n, "")]
@@ -302,10 +302,8 @@ def _split(n, rules, depth):
             units.append(s.moves)
             continue
         top.append(s)
-        heading = s.moves[-1] if s.moves else "D"
-        order = [left_of(heading), heading, right_of(heading)]
         opened = rules.open_moves(s)
-        for m in reversed([m for m in order if m in opened]):
+        for m in reversed([m for m in keep_left_order(heading(s)) if m in opened]):
             stack.append(s.after(m))
     return units, top
 

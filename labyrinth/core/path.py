@@ -103,15 +103,28 @@ class PathState:
             first = g.cell(x, y)
         if puzzle.start is not None and first != puzzle.start:
             raise PathError(f"the path must start at {g.xy(puzzle.start)}", source=source, token="%d,%d" % g.xy(first))
+        return cls(puzzle, cls._replay(puzzle, first, moves, source), _trusted=True)
+
+    #: how an error names the moves a step may take (None: "one of" the board's move names)
+    moves_expected = None
+    #: how an error names the puzzle's fixed end cell before its ``(x, y)`` ("the end corner ")
+    end_name = ""
+
+    @classmethod
+    def _replay(cls, puzzle, first, moves, source):
+        """The cells of ``moves`` replayed from cell ``first``; a :class:`PathError` names the first bad step."""
+        g = puzzle.graph
+        expected = cls.moves_expected or "one of " + ", ".join(g.names)
+        end = puzzle.end if puzzle.end != CYCLE else None
         path = [first]
         seen = {first}
         for i, name in enumerate(g.split(moves)):
             if name not in g.targets:
-                raise PathError(f"step {i + 1}: {name!r} is not a move (expected one of {', '.join(g.names)})",
-                                source=source, token=name)
+                raise PathError(f"step {i + 1}: {name!r} is not a move (expected {expected})", source=source, token=name)
             here = path[-1]
-            if puzzle.end is not None and puzzle.end != CYCLE and here == puzzle.end:
-                raise PathError(f"step {i + 1}: the path already ended at {g.xy(here)}", source=source, token=name)
+            if here == end:
+                raise PathError(f"step {i + 1}: the {cls.noun} already ended at {cls.end_name}{g.xy(here)}",
+                                source=source, token=name)
             nxt = g.targets[name][here]
             if nxt < 0:
                 raise PathError(f"step {i + 1}: move {name} from {g.xy(here)} leaves the board",
@@ -121,7 +134,7 @@ class PathState:
                                 source=source, token=name)
             seen.add(nxt)
             path.append(nxt)
-        return cls(puzzle, path, _trusted=True)
+        return path
 
     # --- views ----------------------------------------------------------------------
     @property

@@ -17,6 +17,7 @@ branching, left before straight before right relative to the current heading
 import dataclasses
 import time
 
+from labyrinth.engine.frame import heading, keep_left_order
 from labyrinth.engine.state import State
 
 __all__ = [
@@ -25,8 +26,6 @@ __all__ = [
     "Walk",
     "WalkStats",
     "enumerate_walks",
-    "heading",
-    "keep_left_order",
     "random_walk",
     "random_walks",
     "walk_runs",
@@ -37,24 +36,6 @@ __all__ = [
 #: the study's statistic for its 7x7 rule set: mean walkthroughs completed before the
 #: first stuck walk, over 1000 attempts, per board size (the study, docs/labyrinth.md)
 STUDY_7X7_RULES = {9: 19.5, 11: 5.7, 13: 2.6, 15: 1.2, 17: 0.7, 19: 0.4, 21: 0.2}
-
-_LEFT = {"D": "R", "U": "L", "R": "U", "L": "D"}
-_RIGHT = {"D": "L", "U": "R", "R": "D", "L": "U"}
-
-
-def heading(state):
-    """The direction of the last move; down (``D``) at the start."""
-    return state.moves[-1:] or "D"
-
-
-def keep_left_order(direction):
-    """Moves in keep-left order for a heading: left, straight, right.
-
-    >>> keep_left_order("D"), keep_left_order("R")
-    ('RDL', 'URD')
-    """
-    return _LEFT[direction] + direction + _RIGHT[direction]
-
 
 @dataclasses.dataclass(frozen=True)
 class Walk:

@@ -12,14 +12,20 @@ A rule looks at a state and returns :class:`Effect` s: a move it *disables*
 or a move it *forces*, each with the rule's name and the cells that
 triggered it, so a finding can blame a rule and draw why. Moves are absolute
 letters (U/D/L/R); rules that think in the walker's frame (straight, left,
-right of the last step) translate with :func:`labyrinth.engine.walker.heading`.
+right of the last step) translate with :mod:`labyrinth.engine.frame`.
 """
 
 import dataclasses
 import re
 from typing import Protocol, runtime_checkable
 
-__all__ = ["CompiledRule", "Decision", "Effect", "Rule", "RuleSetBase", "natural_key"]
+__all__ = ["BREADTH_FIRST", "DEPTH_FIRST", "ORDERS", "CompiledRule", "Decision", "Effect", "Rule", "RuleSetBase",
+           "natural_key"]
+
+#: the orders a rule set may want the states of an audit in (:attr:`RuleSetBase.order`): a whole level of the
+#: exhaustive tree at a time and walks in lockstep, or one state at a time, each extending the one before
+BREADTH_FIRST, DEPTH_FIRST = "breadth-first", "depth-first"
+ORDERS = (BREADTH_FIRST, DEPTH_FIRST)
 
 DISABLE = "disable"
 FORCE = "force"
@@ -120,7 +126,7 @@ class RuleSetBase:
     external = False
     #: an external engine's command line (campaigns are keyed on it); None for the rules of this process
     command = None
-    #: the order an audit asks it in, ``"breadth-first"`` or ``"depth-first"`` (None: the audit's own)
+    #: the order an audit asks it in, :data:`BREADTH_FIRST` or :data:`DEPTH_FIRST` (None: the audit's own)
     order = None
     #: every rule, switched on or off (empty for the oracle and an external engine)
     rules = ()

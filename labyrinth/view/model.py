@@ -17,7 +17,7 @@ True
 
 import dataclasses
 
-from labyrinth.engine.walker import heading
+from labyrinth.engine.frame import heading
 from labyrinth.errors import LabyrinthError
 
 __all__ = ["Blame", "PatternView", "StateView", "describe", "place_pattern", "stuck_pattern"]
@@ -214,7 +214,7 @@ def place_pattern(pattern, dead):
     The pattern's page frame (the head at (0, 0), heading up the page) turns
     to the dead state's heading at its head.
     """
-    from labyrinth.rules.frame import page_to_board
+    from labyrinth.engine.frame import page_to_board
 
     n = dead.n
     hx, hy = dead.board.xy(dead.head)
