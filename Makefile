@@ -53,8 +53,10 @@ engines:
 	  mkdir -p out && mcs -langversion:7 -out:out/corners.exe examples/engines/corners.cs $(CS) >/dev/null \
 	  && mcs -langversion:7 -out:out/stateful.exe examples/engines/stateful.cs $(CS) >/dev/null; fi
 
-## test: install, then run the whole suite (heavy checks and the browser test included)
+## test: install, lint (ruff: pyflakes, import order, the pycodestyle errors that matter; its settings in
+## pyproject.toml), then run the whole suite (heavy checks and the browser test included)
 test: $(STAMP) browser engines
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 2
 
 ## docs-check: the commands of README.md and docs/ parse, write under out/ and can run in reading order (no two

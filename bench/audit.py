@@ -20,9 +20,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 from labyrinth.engine import load_trace, parse_state  # noqa: E402
 from labyrinth.rules import get_rule_set  # noqa: E402
 from oracle import first_dead_step, get_oracle  # noqa: E402
-from oracle.sat import SatOracle  # noqa: E402
 from verify import PatternError, Store, audit_walk, minimal_pattern, run_campaign  # noqa: E402
-
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus"
 

@@ -31,8 +31,8 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 from labyrinth.puzzles.knight import _magic_search as OS  # noqa: E402
 from labyrinth.puzzles.knight import semimagic as S  # noqa: E402
-from labyrinth.puzzles.knight.semimagic import unit_pair  # noqa: E402
 from labyrinth.puzzles.knight._magic_common import Conditions, canonical, geometry_key, grid_of, is_closed  # noqa: E402
+from labyrinth.puzzles.knight.semimagic import unit_pair  # noqa: E402
 from verify.semimagic_campaign import KIND, stored_results  # noqa: E402
 from verify.store import Store  # noqa: E402
 

@@ -52,20 +52,21 @@ def _timed(n, jobs, repeat):
 
 def _seven_check():
     """The 7x7 centre cell's paths with no symmetry, and the cycles through cell (4,2): independent recounts."""
-    from labyrinth.puzzles.numbers import count as C
-    from labyrinth.puzzles.numbers import numbers_graph
+    from labyrinth.core import count as C
+    from labyrinth.core.count_plan import _prefixes_from
+    from labyrinth.puzzles.numbers import LEAPS, numbers_graph
 
     g = numbers_graph(7)
     C._init(C.default_memo_log2(7))
-    centre = sum(C._count_unit(7, "check", "open", p, (), None)[2] for p in C._prefixes_from(g, (24,), 2))
+    centre = sum(C._count_unit(7, LEAPS, "check", "open", p, (), None)[2] for p in _prefixes_from(g, (24,), 2))
     C._init(C.default_memo_log2(7))
     s = g.cell(4, 2)
     nbrs = sorted(g.neighbours_of(s))
     cycles = 0
     for a in nbrs:
         ends = tuple(b for b in nbrs if b > a)
-        for p in C._prefixes_from(g, (s, a), 1) if ends else ():
-            cycles += C._count_unit(7, "check", "closed", p, ends, None)[2]
+        for p in _prefixes_from(g, (s, a), 1) if ends else ():
+            cycles += C._count_unit(7, LEAPS, "check", "closed", p, ends, None)[2]
     C._CTX.clear()
     return centre, cycles
 

@@ -17,25 +17,30 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 from labyrinth.engine import State  # noqa: E402
 from oracle import get_oracle  # noqa: E402
 
-n = int(sys.argv[1]); backend = sys.argv[2]
+n = int(sys.argv[1])
+backend = sys.argv[2]
 rng = random.Random(7)
 states = []
 while len(states) < 150:
     s = State.from_moves(n, "")
     for _ in range(rng.randrange(n, n * n // 2)):
         m = s.open_moves()
-        if not m: break
+        if not m:
+            break
         s = s.after(rng.choice(list(m)))
     if not s.at_end():
         states.append(s)
 o = get_oracle(backend)
-for s in states[:20]: o.decide(s)
+for s in states[:20]:
+    o.decide(s)
 per = []
 for r in range(3):
     o = get_oracle(backend, time_limit=10)
     ts = []
     for s in states:
-        t0 = time.perf_counter(); o.decide(s); ts.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        o.decide(s)
+        ts.append(time.perf_counter() - t0)
     per.append((statistics.median(ts), sorted(ts)[int(0.95 * len(ts))]))
     o.close()
 print(n, backend, "median ms %.3f p95 ms %.3f" % (min(p[0] for p in per) * 1e3, min(p[1] for p in per) * 1e3))

@@ -99,7 +99,7 @@ def main(argv=None):
             proc = subprocess.run([sys.executable, "-m", "labyrinth.cli", "rules", "learn", "-n", "9,11,13", "--rounds",
                                    "1", "-o", str(out), "--no-progress"], capture_output=True, text=True)
             dt = time.perf_counter() - t0
-            print(f"\n## one round of `labyrinth rules learn -n 9,11,13 --rounds 1` (400 walks per size)\n")
+            print("\n## one round of `labyrinth rules learn -n 9,11,13 --rounds 1` (400 walks per size)\n")
             print(f"{dt / 60:.1f} min, exit {proc.returncode}")
             for line in proc.stderr.splitlines():
                 if line.startswith(("round", "wrote")):

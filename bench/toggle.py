@@ -18,9 +18,9 @@ from pathlib import Path
 # bench/oracle.py is named like the ``oracle`` package: keep this folder off the import path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-import numpy as np
+import numpy as np  # noqa: E402  (after the path fix above)
 
-from labyrinth.puzzles.toggle import (
+from labyrinth.puzzles.toggle import (  # noqa: E402
     all_minima,
     brute_minimum,
     check_theorems,
@@ -28,8 +28,8 @@ from labyrinth.puzzles.toggle import (
     random_solvable,
     worst_case,
 )
-from labyrinth.puzzles.toggle.board import Board
-from labyrinth.puzzles.toggle.solve import switching_value
+from labyrinth.puzzles.toggle.board import Board  # noqa: E402
+from labyrinth.puzzles.toggle.solve import switching_value  # noqa: E402
 
 #: OEIS A005311, Berlekamp's switching game on m x m, m = 1..8 (Fishburn and Sloane, Discrete Math. 74 (1989)
 #: 263-290; Carlson and Stolarski, Discrete Math. 287 (2004) 145-150): compared with the search, not used by it

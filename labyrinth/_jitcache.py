@@ -13,9 +13,11 @@ import pathlib
 __all__ = ["refresh", "source_digest"]
 
 _ROOT = pathlib.Path(__file__).resolve().parent.parent
-#: every folder holding kernels (a kernel embeds the constants and kernels it reaches in other files)
-_PACKAGES = ("labyrinth/core", "labyrinth/engine", "labyrinth/rules", "labyrinth/puzzles/knight",
-             "labyrinth/puzzles/numbers", "labyrinth/puzzles/toggle", "oracle", "verify")
+#: every folder holding kernels (a kernel embeds the constants and kernels it reaches in other files): every
+#: puzzle's package is one, found on disk, so that a new puzzle needs no line here
+_PACKAGES = ("labyrinth/core", "labyrinth/engine", "labyrinth/rules", "oracle", "verify",
+             *sorted(f"labyrinth/puzzles/{p.name}" for p in (_ROOT / "labyrinth" / "puzzles").iterdir()
+                     if (p / "__init__.py").exists()))
 
 
 def source_digest(root=_ROOT, packages=_PACKAGES):

@@ -10,11 +10,11 @@
 'dead'
 """
 
-from oracle.analysis import StateReport, analyse, first_dead_step
+from oracle.analysis import StateReport, analyse, dead_step_bounds, first_dead_step
 from oracle.base import Oracle, OracleBug, Verdict, check_witness
 from oracle.count import CompletionCounter, count_completions, count_paths
 from oracle.rank import sample_walkthrough, walkthrough_rank, walkthrough_unrank
-from oracle.registry import BACKENDS, available_backends, get_oracle
+from oracle.registry import BACKENDS, available_backends, backend_names, get_oracle
 
 __all__ = [
     "BACKENDS",
@@ -25,7 +25,9 @@ __all__ = [
     "Verdict",
     "analyse",
     "available_backends",
+    "backend_names",
     "check_witness",
+    "dead_step_bounds",
     "count_completions",
     "count_paths",
     "first_dead_step",

@@ -9,7 +9,7 @@ follows it, so a line that stays on its witnesses costs one query.
 import dataclasses
 import time
 
-__all__ = ["StateReport", "analyse", "first_dead_step"]
+__all__ = ["StateReport", "analyse", "dead_step_bounds", "first_dead_step"]
 
 
 @dataclasses.dataclass
@@ -62,14 +62,15 @@ def first_dead_step(state, oracle, final=None):
     Returns ``(k, undecided)``: k is None when the line is alive or when a
     timeout left it open (then ``undecided`` > 0).
     """
-    lo, hi, undecided = _bisect(state, oracle, final)
+    lo, hi, undecided = dead_step_bounds(state, oracle, final)
     if undecided or hi is None:
         return None, undecided
     return hi, 0
 
 
-def _bisect(state, oracle, final=None):
-    """``(lo, hi, undecided)``: prefix ``lo`` alive (-1: none known), prefix ``hi`` dead (None: alive).
+def dead_step_bounds(state, oracle, final=None):
+    """Bisect a path's prefixes with ``oracle``: ``(lo, hi, undecided)``, prefix ``lo`` alive (-1: none known),
+    prefix ``hi`` dead (None: the whole path is alive); ``final`` is the verdict on ``state`` if already known.
 
     Stops at the first query that runs out of time (``undecided`` = 1); the
     first dead step then lies in ``lo + 1 .. hi``.
@@ -127,7 +128,7 @@ def analyse(state, oracle):
                 feasible_moves.append(move)
     else:
         status = "dead"
-        lo, hi, undecided = _bisect(state, oracle, final)
+        lo, hi, undecided = dead_step_bounds(state, oracle, final)
         dead_step = hi
         if undecided:
             dead_step, between = "unknown", (lo + 1, hi)

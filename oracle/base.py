@@ -11,7 +11,6 @@ import abc
 import dataclasses
 import time
 
-
 __all__ = ["Oracle", "OracleBug", "Verdict", "check_witness", "expired"]
 
 

@@ -2,7 +2,7 @@
 
 The research program enumerates walks in *keep-left order* (at every
 branching, left before straight before right relative to the heading, down
-at the start: :func:`labyrinth.engine.walker.keep_left_order`), and names a
+at the start: :func:`labyrinth.engine.frame.keep_left_order`), and names a
 position by the number of walkthroughs (complete corner-to-corner paths) it
 had completed on reaching it: ``9_19717655``. With exact completion counts
 (:mod:`oracle.count`) that number is a sum instead of an enumeration:
@@ -34,7 +34,7 @@ import numbers
 import random
 
 from labyrinth.engine import Board, State
-from labyrinth.engine.walker import heading, keep_left_order
+from labyrinth.engine.frame import heading, keep_left_order
 from labyrinth.errors import LabyrinthError
 from oracle.base import OracleBug
 from oracle.count import CompletionCounter

@@ -4,9 +4,10 @@ import importlib
 
 from labyrinth.errors import BackendError
 
-__all__ = ["BACKENDS", "available_backends", "get_oracle"]
+__all__ = ["BACKENDS", "available_backends", "backend_names", "get_oracle"]
 
 #: name -> (module, class); imported on demand so a missing solver only affects its backend.
+#: **A new backend registers here** (one line); the CLI's help texts and errors list these names.
 BACKENDS = {
     "auto": ("oracle.auto", "AutoOracle"),
     "search": ("oracle.search", "SearchOracle"),
@@ -37,3 +38,13 @@ def available_backends():
             continue
         out.append(name)
     return out
+
+
+def backend_names():
+    """The backends in words, the default first, for help texts.
+
+    >>> backend_names()
+    'auto (default), search, sat or cpsat'
+    """
+    first, *rest = BACKENDS
+    return f"{first} (default)" + "".join(f", {b}" for b in rest[:-1]) + (f" or {rest[-1]}" if rest else "")

@@ -7,11 +7,25 @@ from pathlib import Path
 
 import pytest
 
+from labyrinth.rules.base import RuleSetBase
 from oracle import available_backends, get_oracle
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus"
 BACKENDS = available_backends()
 PURE_BACKENDS = [b for b in BACKENDS if b != "auto"]
+
+
+class RuleByRule(RuleSetBase):
+    """``rules`` asked rule by rule (:meth:`RuleSet.decide`), never the compiled walker: each whole-board rule
+    built afresh per state, no proven-live shortcut; it walks as ``rules`` does (sound or not)."""
+
+    def __init__(self, rules):
+        self.asked = rules
+        self.name = rules.name
+        self.sound = rules.sound
+
+    def open_moves(self, state):
+        return self.asked.decide(state).open
 
 
 @pytest.fixture(params=BACKENDS, scope="module")

@@ -9,8 +9,8 @@ deep, mostly dead). Every decided verdict must agree; an undecided one
 import random
 
 import pytest
-
 from conftest import PURE_BACKENDS
+
 from labyrinth.engine import State
 from oracle import check_witness, get_oracle
 from oracle.guided import guided_states

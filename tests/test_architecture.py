@@ -5,6 +5,7 @@ lower layer to a higher one is still the lower layer depending on the higher.
 """
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,63 @@ def test_the_check_sees_an_upward_import(tmp_path):
     modules = _modules()
     found = _imports(rel, modules, tmp_path)
     assert "verify/audit.py" in found and _layer("verify/audit.py") > _layer(rel)
+
+
+def _private_imports(rel, modules, root=ROOT):
+    """``(importer, module, name)`` for every private name ``rel`` imports from a module of another package.
+
+    A private name is one with a leading underscore that is not a module of its own (a package's kernel
+    modules, ``labyrinth.engine._graph`` and the like, are shared by name and drawn in docs/architecture.md);
+    the package is the folder a module lives in.
+    """
+    tree = ast.parse((root / rel).read_text(), rel)
+    here = rel.rsplit("/", 1)[0]
+    package = rel[:-3].replace("/", ".").rsplit(".", 1)[0]
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        base = node.module or ""
+        if node.level:
+            base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+        source = modules.get(base)
+        if source is None:
+            continue
+        there = source.rsplit("/", 1)[0]  # a package's __init__.py lives in the package's folder too
+        for alias in node.names:
+            name = alias.name
+            if name.startswith("_") and not name.startswith("__") and f"{base}.{name}" not in modules \
+                    and there != here:
+                found.append(f"{rel}: from {base} import {name}")
+    return found
+
+
+def test_no_module_imports_another_packages_private_name():
+    modules = _modules()
+    crossing = sorted(x for rel in modules.values() for x in _private_imports(rel, modules))
+    assert crossing == [], "\n".join(crossing)
+
+
+def test_the_check_sees_a_private_name_crossing_packages(tmp_path):
+    """The checker itself: a lazy import of another package's private helper is found; its own package's is not."""
+    rel = "labyrinth/cli/_check.py"
+    source = ((ROOT / rel).read_text() + "\n\ndef _late():\n    from oracle.registry import _hidden\n"
+              "    from labyrinth.cli._common import _one_line\n")
+    tree_path = tmp_path / rel
+    tree_path.parent.mkdir(parents=True)
+    tree_path.write_text(source)
+    assert _private_imports(rel, _modules(), tmp_path) == [f"{rel}: from oracle.registry import _hidden"]
+
+
+#: every extension point and its commented template (docs/architecture.md, "Adding things")
+TEMPLATES = {"rule": "labyrinth/rules/template.py", "backend": "oracle/template.py",
+             "puzzle": "labyrinth/puzzles/template.py"}
+
+
+@pytest.mark.parametrize("point", sorted(TEMPLATES))
+def test_every_extension_point_has_a_template_the_docs_name(point):
+    rel = TEMPLATES[point]
+    text = (ROOT / rel).read_text()
+    assert text.startswith('"""TEMPLATE: ') and "Adding things" in text
+    assert f"template `{rel}`" in (ROOT / "docs" / "architecture.md").read_text()
+    importlib.import_module(rel[:-3].replace("/", "."))

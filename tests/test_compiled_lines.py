@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from conftest import RuleByRule
 
 from labyrinth.engine import State
 from labyrinth.engine.walker import random_walk
@@ -62,21 +63,11 @@ def test_the_rule_closes_exactly_the_moves_the_reference_refutes(n):
             assert got == want, state.compact()
 
 
-class _Explained:
-    """A rule set asked through :meth:`RuleSet.decide` (each rule on its own), never the compiled walker."""
-
-    def __init__(self, rules):
-        self.rules = rules
-
-    def open_moves(self, state):
-        return self.rules.decide(state).open
-
-
 @pytest.mark.parametrize("n", [5, 9, 11, 21])
 def test_compiled_walks_equal_walks_decided_rule_by_rule(n):
     rules = get_rule_set("default", on=["future-lines"])
     assert rules.compiled()
     for i in range(8 if n < 21 else 3):
         a = random_walk(n, rules, 5, index=i)
-        b = random_walk(n, _Explained(rules), 5, index=i)
+        b = random_walk(n, RuleByRule(rules), 5, index=i)
         assert (a.state, a.outcome) == (b.state, b.outcome)

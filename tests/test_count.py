@@ -20,7 +20,8 @@ from conftest import CORPUS
 from labyrinth.cli import main
 from labyrinth.engine import Board, State
 from labyrinth.engine.formats import load_trace
-from labyrinth.engine.walker import enumerate_walks, heading, keep_left_order
+from labyrinth.engine.frame import heading, keep_left_order
+from labyrinth.engine.walker import enumerate_walks
 from labyrinth.errors import LabyrinthError
 from labyrinth.rules import get_rule_set
 from oracle import (

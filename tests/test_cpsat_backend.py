@@ -3,8 +3,8 @@
 import time
 
 import pytest
-
 from brute import completions_exist, reachable_states
+
 from labyrinth.engine import State
 from oracle.base import check_witness
 from oracle.cpsat import DEFAULT_PARAMS, CpSatOracle, _build

@@ -23,11 +23,11 @@ import pytest
 from brute import completions_exist
 
 from labyrinth.engine import State
-from labyrinth.engine.walker import heading, walk_statistics
-from labyrinth.engine_protocol import PROTOCOL, parse_answer, parse_hello, serve
+from labyrinth.engine.frame import heading
+from labyrinth.engine.walker import walk_statistics
+from labyrinth.engine_protocol import PROTOCOL, EngineRuleSet, parse_answer, parse_hello, serve
 from labyrinth.engine_protocol.messages import MAX_BATCH, MAX_DEPTH, MAX_LINE, Unreadable, dumps, loads
 from labyrinth.errors import EngineError
-from labyrinth.engine_protocol import EngineRuleSet
 from labyrinth.rules import get_rule_set
 from oracle import get_oracle
 from verify import Store, audit_walk, run_campaign

@@ -1,8 +1,8 @@
 """The future-lines aid: forced pieces of line, the study's 2x2/2x3 pictures, and soundness."""
 
 import pytest
-
 from brute import completions_exist, reachable_states
+
 from labyrinth.engine import State
 from labyrinth.engine.walker import enumerate_walks, random_walk
 from labyrinth.rules import FutureLines, future_lines, get_rule_set

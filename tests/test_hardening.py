@@ -5,7 +5,6 @@ import json
 import os
 import socket
 import sys
-import time
 from pathlib import Path
 
 import pytest

@@ -7,7 +7,6 @@ Each test fails on the code before its fix; ``bench/adversarial.py`` has a row f
 import json
 import os
 import shutil
-import socket
 import sqlite3
 import stat
 import subprocess
@@ -151,8 +150,9 @@ def test_the_default_engine_name_of_a_long_rule_file_name_is_one_the_verifier_ta
 def every_kind(tmp_path_factory):
     """One store holding a campaign of each kind that writes one, with findings where the kind has them."""
     from conftest import CORPUS
-    from labyrinth.puzzles.knight import semimagic
     from test_knight_magic import BEV
+
+    from labyrinth.puzzles.knight import semimagic
     from verify.semimagic_campaign import run_campaign
     from verify.store import Store
 

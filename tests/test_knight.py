@@ -16,11 +16,11 @@ from conftest import check_golden
 
 from labyrinth.cli import main
 from labyrinth.core import PathState, parse_path
-from labyrinth.view.paths import line_sums, magic_sum, render_path
 from labyrinth.core.walk import Warnsdorff, walk
 from labyrinth.puzzles.knight import knight_puzzle
 from labyrinth.puzzles.knight.count import count_tours
 from labyrinth.puzzles.knight.solve import NO_SOLUTION, SOLVED, tour
+from labyrinth.view.paths import line_sums, magic_sum, render_path
 from oracle import check_witness, get_oracle
 from verify.path_audit import COMPLETE, NO_PATH, STUCK, audit_start
 

@@ -18,6 +18,7 @@ import sys
 import time
 
 import pytest
+from test_knight_magic import BEV, FIG2
 
 from labyrinth import cli
 from labyrinth.errors import LabyrinthError
@@ -25,10 +26,7 @@ from labyrinth.puzzles.knight import _magic_search as OS
 from labyrinth.puzzles.knight import semimagic as S
 from labyrinth.puzzles.knight._magic_common import Conditions, canonical, check_magic, grid_of, orbit
 from verify.semimagic_campaign import estimate, run_campaign, stored_results
-from oracle.base import OracleBug
-from test_knight_magic import BEV, FIG2
 from verify.store import Store, StoreError
-
 
 # --- the line bound ------------------------------------------------------------------------------------------------
 

@@ -11,8 +11,8 @@ from labyrinth.cli import main
 from labyrinth.core import PathState, parse_path
 from labyrinth.core.walk import Warnsdorff, walk
 from labyrinth.puzzles.numbers import numbers_puzzle
-from labyrinth.view.paths import render_path
 from labyrinth.puzzles.numbers.solve import NO_SOLUTION, SOLVED, solve, start_orbits
+from labyrinth.view.paths import render_path
 from oracle import check_witness, get_oracle
 from verify.path_audit import COMPLETE, NO_PATH, STUCK, audit_start
 

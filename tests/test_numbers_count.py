@@ -12,9 +12,11 @@ from conftest import check_golden
 import labyrinth.cli as cli
 from labyrinth.cli._numbers import register_count, table
 from labyrinth.core import count as CC
+from labyrinth.core import count_plan as CP
+from labyrinth.errors import LabyrinthError, TimeLimitError
+from labyrinth.puzzles.numbers import LEAPS, numbers_graph, numbers_puzzle
 from labyrinth.puzzles.numbers import _count_kernel as K
 from labyrinth.puzzles.numbers import count as C
-from labyrinth.puzzles.numbers import numbers_graph, numbers_puzzle
 from labyrinth.view.heatmap import colour_of, render_heatmap
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -91,8 +93,8 @@ def test_plan_searches_only_orbit_representatives():
     p = C.plan(5, closed=False)
     opens = [u for u in p.units if u[1] == "open"]
     # one prefix of each orbit of first moves: every image accounted once
-    assert sum(len(p.images[name]) for name, *_ in opens) == sum(1 for _ in C._prefixes(numbers_graph(5), 1))
-    assert len(opens) < len(C._prefixes(numbers_graph(5), 1)) / 6
+    assert sum(len(p.images[name]) for name, *_ in opens) == sum(1 for _ in CP._prefixes(numbers_graph(5), 1))
+    assert len(opens) < len(CP._prefixes(numbers_graph(5), 1)) / 6
 
 
 @pytest.mark.parametrize("depth", [0, 1, 3])
@@ -136,12 +138,12 @@ def test_a_log_resumes_a_count(tmp_path, five):
 
 def test_past_the_deadline_the_count_is_unknown(monkeypatch):
     monkeypatch.setattr(CC, "SLICE_NODES", 64)
-    with pytest.raises(C.TimeLimitError, match="unknown"):
+    with pytest.raises(TimeLimitError, match="unknown"):
         C.count_solutions(6, time_limit=0.05)
 
 
 def test_boards_past_64_cells_are_refused():
-    with pytest.raises(C.LabyrinthError, match="8x8"):
+    with pytest.raises(LabyrinthError, match="8x8"):
         C.plan(9)
 
 
@@ -244,11 +246,11 @@ def test_mirror_units_split_by_first_moves_add_up():
     """8x8 splits the paths fixed by a symmetry and reversal by their first moves: on 6x6 they add up to 808."""
     g = numbers_graph(6)
     perm = tuple(int(v) for v in g.symmetries()[4])
-    whole = C._count_unit(6, "whole", "fixed", (4,), (), None)[2]
-    parts = [C._count_unit(6, "part", "fixed", (4, *prefix), (), None)[2] for prefix in C._half_prefixes(g, perm, 1)]
+    whole = CC._count_unit(6, LEAPS, "whole", "fixed", (4,), (), None)[2]
+    parts = [CC._count_unit(6, LEAPS, "part", "fixed", (4, *prefix), (), None)[2] for prefix in CP._half_prefixes(g, perm, 1)]
     assert whole == sum(parts) == 808 and len(parts) > 36
 
 
 def test_mirror_search_in_small_slices_resumes_exactly(monkeypatch):
     monkeypatch.setattr(CC, "SLICE_NODES", 3)
-    assert C._count_unit(5, "half turn", "fixed", (2,), (), None)[2] == 32
+    assert CC._count_unit(5, LEAPS, "half turn", "fixed", (2,), (), None)[2] == 32

@@ -3,14 +3,13 @@
 import random
 
 import pytest
+from brute import completions_exist, reachable_states
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from brute import completions_exist, reachable_states
 from labyrinth.engine import State
 from oracle import analyse, check_witness, first_dead_step, get_oracle
 from oracle.search import prune
-
 
 #: brute force on 7x7 is only affordable from this many steps on (at most 25 free cells)
 BRUTE_7x7_STEPS = 23

@@ -1,11 +1,11 @@
 """Rules from the study's situations: where they fire and where they must not."""
 
+from conftest import CORPUS
+
 from labyrinth.engine import State, load_trace
 from labyrinth.rules.base import Rule
-from labyrinth.rules.ruleset import RuleSet
 from labyrinth.rules.cshape import CShape
-
-from conftest import CORPUS
+from labyrinth.rules.ruleset import RuleSet
 
 
 def test_cshape_example_from_the_study_forces_the_recorded_move():
@@ -54,8 +54,8 @@ def test_rules_can_be_switched_off_by_name():
 import collections  # noqa: E402
 
 import pytest  # noqa: E402
-
 from brute import completions_exist, reachable_states  # noqa: E402
+
 from labyrinth.errors import LabyrinthError  # noqa: E402
 from labyrinth.rules import UNIVERSAL, get_rule_set  # noqa: E402
 from labyrinth.rules.areas import ColourImbalance, CountArea, NearBorder, OlderLine  # noqa: E402

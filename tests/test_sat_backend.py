@@ -5,8 +5,8 @@ import random
 import time
 
 import pytest
-
 from brute import brute_force, reachable_states, state_mask
+
 from labyrinth.engine import Board, State
 from oracle.base import BuildExpired
 from oracle.sat import SatOracle

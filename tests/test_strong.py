@@ -2,11 +2,11 @@
 
 import numpy as np
 import pytest
+from conftest import RuleByRule
 
 from labyrinth.engine import State
 from labyrinth.engine.walker import enumerate_walks, random_walk
-from labyrinth.rules import get_rule_set
-from labyrinth.rules import matching
+from labyrinth.rules import get_rule_set, matching
 from labyrinth.rules.frame import Tables
 from oracle import check_witness
 
@@ -36,23 +36,12 @@ def test_strong_walks_every_7x7_walkthrough_and_never_gets_stuck():
     assert (result.walkthroughs, result.stuck) == (111_712, 0)
 
 
-class _Explained:
-    """A rule set asked rule by rule (:meth:`RuleSet.decide`): no proven-live shortcut, a matching per state."""
-
-    def __init__(self, rules):
-        self.rules = rules
-        self.sound = rules.sound  # it walks as the set it explains does
-
-    def open_moves(self, state):
-        return self.rules.decide(state).open
-
-
 @pytest.mark.parametrize("n", [5, 7, 9, 13, 21])
 def test_the_proven_live_shortcut_changes_no_walk(n):
     rules = get_rule_set("strong")
     for i in range(12 if n < 13 else 3):
         a = random_walk(n, rules, 19, index=i)
-        b = random_walk(n, _Explained(rules), 19, index=i)
+        b = random_walk(n, RuleByRule(rules), 19, index=i)
         assert (a.state, a.outcome) == (b.state, b.outcome)
 
 

@@ -1,9 +1,11 @@
 """Walker core: keep-left enumeration counts and seeded random walks under the reference rule sets."""
 
 import pytest
+from conftest import RuleByRule
 
 from labyrinth.engine import State
-from labyrinth.engine.walker import enumerate_walks, keep_left_order, random_walk
+from labyrinth.engine.frame import keep_left_order
+from labyrinth.engine.walker import enumerate_walks, random_walk
 from labyrinth.errors import LabyrinthError
 from labyrinth.rules import get_rule_set
 
@@ -96,13 +98,9 @@ def test_compiled_and_python_enumeration_agree_on_a_subtree():
     # the same rule set walked by the numba core and by the Python loop (through a wrapper)
     rules = get_rule_set("default")
 
-    class Python:
-        def open_moves(self, state):
-            return rules.decide(state).open
-
     start = State.from_moves(7, "DDDRRR")
     fast = enumerate_walks(start, rules)
-    slow = enumerate_walks(start, Python())
+    slow = enumerate_walks(start, RuleByRule(rules))
     assert (fast.walkthroughs, fast.stuck, fast.nodes) == (slow.walkthroughs, slow.stuck, slow.nodes)
     assert fast.walkthroughs > 0
 

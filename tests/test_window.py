@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-
 from brute import completions_exist, reachable_states
+
 from labyrinth.engine import State
 from labyrinth.engine.walker import random_walk
 from labyrinth.errors import LabyrinthError

@@ -38,7 +38,7 @@ def run_subtree(start, rules, query_budget=QUERY_BUDGET):
     """
     from labyrinth.rules.frame import Tables
 
-    perfect = not hasattr(rules, "program")
+    perfect = not rules.compiled()
     if perfect:
         from labyrinth.rules import get_rule_set
 

@@ -21,18 +21,16 @@ findings are the same in both orders (the answers are kept and the audit
 reads them); only the requests differ.
 """
 
-from labyrinth.engine.walker import heading, keep_left_order
-from labyrinth.engine_protocol.messages import DEPTH_FIRST
+from labyrinth.engine.frame import heading, keep_left_order
+from labyrinth.rules.base import DEPTH_FIRST, RuleSetBase
 from verify.audit import count_fired
 
 __all__ = ["Answered", "python_subtree"]
 
 
 def _decisions(rules, states):
-    if hasattr(rules, "decide_many"):
+    if rules.explains:
         return rules.decide_many(states)
-    if hasattr(rules, "decide"):
-        return [rules.decide(s) for s in states]
     return [None] * len(states)
 
 
@@ -52,23 +50,24 @@ def _depth_first(start, rules):
     return known
 
 
-class Answered:
+class Answered(RuleSetBase):
     """``rules`` with its answers about some states known already: asked about them again (the audit of
     the tree's nodes), it answers from those, so an engine is not asked twice (a stepping engine would
     replay such a state from the start)."""
 
     def __init__(self, rules, known):
-        self.rules = rules
+        self.asked = rules
         self.known = known
-        self.name = getattr(rules, "name", "rules")
+        self.name = rules.name
+        self.explains = rules.explains
 
     def decide(self, state):
         d = self.known.get(state.path)
-        return d if d is not None else self.rules.decide(state)
+        return d if d is not None else self.asked.decide(state)
 
     def open_moves(self, state):
         d = self.known.get(state.path)
-        return d.open if d is not None else self.rules.open_moves(state)
+        return d.open if d is not None else self.asked.open_moves(state)
 
 
 def python_subtree(start, rules, asker, fired=None, order=None):

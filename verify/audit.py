@@ -112,10 +112,10 @@ class AuditTotals:
 
     def add_engine(self, rules):
         """Count the requests ``rules`` (an external engine) made since it was last read; others: nothing."""
-        take = getattr(rules, "take_latency", None)
-        if take is None:
+        taken = rules.take_latency()
+        if taken is None:
             return
-        requests, states, seconds, longest, histogram = take()
+        requests, states, seconds, longest, histogram = taken
         self.engine_requests += requests
         self.engine_states += states
         self.engine_seconds += seconds
@@ -173,7 +173,7 @@ def audit_state(state, rules, asker, witness=None, fired=None):
     findings = []
     decision = None
     if closed and (fired is not None or any(m in feasible for m in closed)):
-        decision = rules.decide(state) if hasattr(rules, "decide") else None
+        decision = rules.decide(state) if rules.explains else None
         if fired is not None and decision is not None:
             count_fired(decision, fired)
     forced = [] if decision is None else sorted({e.move for e in decision.forced})
@@ -197,7 +197,7 @@ def audit_state(state, rules, asker, witness=None, fired=None):
                 continue  # reported as the wrong force
             effects = () if decision is None else decision.disabled.get(m, ())
             rules_, cells = _blame(state, effects)
-            findings.append(Finding(OVER_PRUNED, here, m, rules_ or (getattr(rules, "name", "rules"),), cells,
+            findings.append(Finding(OVER_PRUNED, here, m, rules_ or (rules.name,), cells,
                                     m + feasible[m]))
     return findings, feasible
 

@@ -39,9 +39,9 @@ import hashlib
 import time
 
 from labyrinth.engine import State
-from labyrinth.engine_protocol.messages import DEPTH_FIRST
 from labyrinth.errors import LabyrinthError
 from labyrinth.jobs.stopping import held
+from labyrinth.rules.base import DEPTH_FIRST
 from verify._run import Run, Workers
 from verify.audit import (
     MISSED_DEAD,
@@ -63,11 +63,11 @@ def rules_fingerprint(rules):
     An external engine is named by its command (not by what it says of itself, so a campaign
     stopped by a faulty engine resumes with the engine fixed).
     """
-    command = getattr(rules, "command", None)
-    h = hashlib.sha256(("engine:" + command if command is not None else getattr(rules, "name", "")).encode())
-    for r in getattr(rules, "rules", ()):
+    command = rules.command
+    h = hashlib.sha256(("engine:" + command if command is not None else rules.name).encode())
+    for r in rules.rules:
         h.update(f"|{r.name}:{type(r).__name__}:{r.name in rules.off}".encode())
-        spec = getattr(r, "spec", None)
+        spec = r.spec
         if spec is not None:
             h.update("/".join(spec.grid).encode())
             h.update(f"{spec.sizes}{spec.mirror}{spec.rotate}".encode())
@@ -98,7 +98,7 @@ def _init(rules_args, time_limit, patterns, oracle="auto", engine_timeout=None, 
 
     name, off, on = rules_args
     old = _CTX.get("rules")
-    if hasattr(old, "close"):  # an external engine of the previous campaign in this worker
+    if old is not None:  # an external engine of the previous campaign in this worker shuts down
         old.close()
     _CTX.update(rules=get_rule_set(name, off=off, on=on, engine_timeout=engine_timeout, engine_order=engine_order),
                 oracle=get_oracle(oracle, time_limit=time_limit), second=second_opinion(oracle, time_limit),
@@ -196,7 +196,7 @@ def _walks_unit(n, seed, first, stop):
 
     t0 = time.perf_counter()
     rules = _CTX["rules"]
-    if getattr(rules, "order", None) == DEPTH_FIRST:
+    if rules.order == DEPTH_FIRST:
         walks = [random_walk(n, rules, seed, index=i) for i in range(first, stop)]
     else:
         walks = random_walks(n, rules, seed, range(first, stop))
@@ -238,7 +238,7 @@ def _tree_unit(n, prefix):
         records, counters, fired = run_subtree(start, rules)
         totals.walkthroughs, totals.stuck = int(counters[1]), int(counters[2])
         totals.steps, totals.queries = int(counters[5]), int(counters[3])
-        if hasattr(rules, "program"):
+        if rules.compiled():
             for rule, count in zip(rules.active, fired):
                 if count:
                     totals.fired[rule.name] += int(count)
@@ -250,7 +250,7 @@ def _tree_unit(n, prefix):
         from verify._subtree import Answered, python_subtree
 
         nodes, totals.walkthroughs, totals.stuck, totals.steps, answers = python_subtree(
-            start, rules, asker, totals.fired, order=getattr(rules, "order", None))
+            start, rules, asker, totals.fired, order=rules.order)
         states = {s.path: s for s in nodes}
         audited = Answered(rules, answers)  # the audit below reads the answers the tree was built from
     findings = []
@@ -274,8 +274,7 @@ def _tree_unit(n, prefix):
 
 def kernel_runs(rules):
     """Whether the exhaustive audit's numba kernel runs ``rules`` (compiled, or the oracle set); else Python."""
-    compiled = getattr(rules, "compiled", None)
-    return bool(compiled()) if compiled is not None else getattr(rules, "perfect", False)
+    return rules.compiled() or rules.perfect
 
 
 def _trace_unit(path):
@@ -293,7 +292,7 @@ def _trace_unit(path):
 # --- parent side -------------------------------------------------------------------------
 def _split(n, rules, depth):
     """Keep-left prefixes at ``depth`` moves (or leaves above it), and the top nodes above the cut."""
-    from labyrinth.rules.frame import left_of, right_of
+    from labyrinth.engine.frame import heading, keep_left_order
 
     units, top = [], []
     stack = [State.from_moves(n, "")]
@@ -303,10 +302,8 @@ def _split(n, rules, depth):
             units.append(s.moves)
             continue
         top.append(s)
-        heading = s.moves[-1] if s.moves else "D"
-        order = [left_of(heading), heading, right_of(heading)]
         opened = rules.open_moves(s)
-        for m in reversed([m for m in order if m in opened]):
+        for m in reversed([m for m in keep_left_order(heading(s)) if m in opened]):
             stack.append(s.after(m))
     return units, top
 
@@ -319,7 +316,7 @@ def _top_findings(top, unit_good, rules, oracle, totals):
     asker = _Asker(oracle, totals)
     totals.steps += len(top)
     for s in top:  # every node counts its rules' closures, as the subtree kernel does below the cut
-        if hasattr(rules, "decide") and not s.at_end():
+        if rules.explains and not s.at_end():
             count_fired(rules.decide(s), totals.fired)
     findings = []
     dead = set()
@@ -394,7 +391,7 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
 
     name, off, on = rules_args
     rules = get_rule_set(name, off=off, on=on, engine_timeout=engine_timeout, engine_order=engine_order)
-    if exhaustive and not (kernel_runs(rules) or hasattr(rules, "decide_many")):
+    if exhaustive and not (kernel_runs(rules) or rules.external):
         raise LabyrinthError("an exhaustive audit needs a compiled rule set, oracle or an external engine "
                              "(not future-lines: in Python it would take hours)", token=name)
     kind = "exhaustive" if exhaustive else "walks"
@@ -411,7 +408,7 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
     if exhaustive:
         units, top = _split(n, rules, split)
         tasks = [(_tree_unit, (n, u), f"tree {u or '-'}") for u in units]
-    elif hasattr(rules, "decide_many"):  # an external engine: groups of walks (in lockstep, or depth-first)
+    elif rules.external:  # an external engine: groups of walks (in lockstep, or depth-first)
         step = ENGINE_WALKS_PER_UNIT
         tasks = [(_walks_unit, (n, seed, i, min(i + step, walks)), walks_unit_name(i, min(i + step, walks)))
                  for i in range(0, walks, step)]
@@ -438,7 +435,7 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
                     run.finish(("top", found, top_totals, {}))
     finally:
         for r in (rules, _CTX.get("rules")):
-            if hasattr(r, "close"):  # an external engine started here (not in a worker): shut it down
+            if r is not None:  # an external engine started here (not in a worker) shuts down
                 r.close()
     store.finish_campaign(campaign, run.totals.to_json())
     return campaign, run.totals, run.reported

@@ -32,10 +32,10 @@ import dataclasses
 import json
 import time
 
-from labyrinth.engine.board import MOVES, Board
+from labyrinth.engine.board import Board
+from labyrinth.engine.frame import board_to_page, heading, page_to_board, turn
 from labyrinth.engine.state import State
 from labyrinth.errors import LabyrinthError, TimeLimitError
-from labyrinth.rules.frame import RIGHT, STRAIGHT
 from oracle import cpsat_facts
 from oracle.sat_encode import REQUIRED, TAKEN
 
@@ -48,7 +48,6 @@ _MARGIN = 2
 #: conflicts a facts query may spend in the SAT engine before the CP-SAT circuit model takes it over
 #: (a budget, not a time slice, so that the pattern found is the same on every machine)
 SAT_CONFLICTS = 20_000
-_KINDS = ("taken", "border", "visit", "end")
 _DRAW = {"taken": "#", "border": "B", "visit": ".", "end": "E"}
 
 
@@ -171,24 +170,6 @@ def _trim(rows):
     while grid and all(r[-1] == "?" for r in grid):
         grid = [r[:-1] for r in grid]
     return [" ".join(r) for r in grid]
-
-
-def _to_page(dx, dy, heading):
-    h = MOVES.index(heading)
-    return (int(dx * RIGHT[h, 0] + dy * RIGHT[h, 1]), int(-(dx * STRAIGHT[h, 0] + dy * STRAIGHT[h, 1])))
-
-
-def _heading_of(state):
-    return state.moves[-1] if state.moves else "D"
-
-
-def _turn_of(state):
-    """The last move relative to the one before it (the start heading is down)."""
-    from labyrinth.rules.frame import left_of, right_of
-
-    before = state.moves[-2] if len(state.moves) > 1 else "D"
-    last = _heading_of(state)
-    return "left" if last == left_of(before) else "right" if last == right_of(before) else "straight"
 
 
 def state_facts(state, margin=_MARGIN):
@@ -326,8 +307,8 @@ def minimal_pattern(state, *, time_limit=60.0, verify=True, radius=None, centre=
                                    source=state.compact())
             raise PatternError("the state has a completion: there is no stuck pattern", source=state.compact())
         facts, has_end, certificates = _delete(dom, sat, head, end, facts, has_end, deadline)
-        page = _page_facts(facts, has_end, head, end, _heading_of(state))
-        pattern = Pattern(page, _heading_of(state), state.compact(), _turn_of(state))
+        page = _page_facts(facts, has_end, head, end, heading(state))
+        pattern = Pattern(page, heading(state), state.compact(), turn(state))
         if verify:
             sound, minimal = _reverify(dom, sat, head, end, facts, has_end, certificates, deadline)
             if not (sound and minimal):
@@ -387,9 +368,9 @@ def _reverify(dom, sat, head, end, facts, has_end, certificates, deadline):
 
 
 def _page_facts(facts, has_end, head, end, heading):
-    out = [(*_to_page(x - head[0], y - head[1], heading), k) for (x, y), k in facts.items()]
+    out = [(*board_to_page(x - head[0], y - head[1], heading), k) for (x, y), k in facts.items()]
     if has_end:
-        out.append((*_to_page(end[0] - head[0], end[1] - head[1], heading), "end"))
+        out.append((*board_to_page(end[0] - head[0], end[1] - head[1], heading), "end"))
     return tuple(sorted(out))
 
 
@@ -443,9 +424,10 @@ def _layout(pattern, plane):
         example = State.from_moves(n, moves)
         dom = _Domain(n + 2 * _MARGIN, _MARGIN, _MARGIN)
         head = (example.head % n, example.head // n)
-        h = MOVES.index(pattern.heading)
-        place = {(px, py): (head[0] + int(px * RIGHT[h, 0] - py * STRAIGHT[h, 0]),
-                            head[1] + int(px * RIGHT[h, 1] - py * STRAIGHT[h, 1])) for px, py, _ in pattern.facts}
+        place = {}
+        for px, py, _ in pattern.facts:
+            dx, dy = page_to_board(px, py, pattern.heading)
+            place[(px, py)] = (head[0] + dx, head[1] + dy)
     facts = {place[(px, py)]: k for px, py, k in pattern.facts if k != "end"}
     end = next((place[(px, py)] for px, py, k in pattern.facts if k == "end"), None)
     return dom, head, facts, end
@@ -459,13 +441,12 @@ def matches(pattern, state):
     matching state has no completion (the point of the pattern).
     """
     n = state.n
-    h = MOVES.index(_heading_of(state))
+    move = heading(state)
     hx, hy = state.head % n, state.head // n
     for sign in (1, -1):
         for px, py, k in pattern.facts:
-            px *= sign
-            x = hx + px * RIGHT[h, 0] - py * STRAIGHT[h, 0]
-            y = hy + px * RIGHT[h, 1] - py * STRAIGHT[h, 1]
+            dx, dy = page_to_board(px * sign, py, move)
+            x, y = hx + dx, hy + dy
             inside = 0 <= x < n and 0 <= y < n
             c = int(y * n + x) if inside else -1
             if k in ("taken", "border"):
@@ -487,12 +468,12 @@ def board_cells(pattern, state):
     Facts off the board are left out (they are border facts); useful for drawing.
     """
     board = state.board if isinstance(state.board, Board) else Board(state.n)
-    h = MOVES.index(_heading_of(state))
+    move = heading(state)
     hx, hy = state.head % board.n, state.head // board.n
     out = {}
     for px, py, k in pattern.facts:
-        x = hx + px * RIGHT[h, 0] - py * STRAIGHT[h, 0]
-        y = hy + px * RIGHT[h, 1] - py * STRAIGHT[h, 1]
+        dx, dy = page_to_board(px, py, move)
+        x, y = hx + dx, hy + dy
         if 0 <= x < board.n and 0 <= y < board.n:
             out[int(y * board.n + x)] = k
     return out

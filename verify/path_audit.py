@@ -14,7 +14,7 @@ import dataclasses
 import time
 
 from labyrinth.core.walk import walk
-from oracle.analysis import _bisect
+from oracle.analysis import dead_step_bounds
 from verify.audit import MISSED_DEAD, Finding
 
 __all__ = ["COMPLETE", "NO_PATH", "STUCK", "UNKNOWN", "StartAudit", "audit_start"]
@@ -105,7 +105,7 @@ def audit_start(state, rule, oracle, *, seed=0):
         audit.first_fatal_step = None if state.steps == 0 else "unknown"
     else:
         audit.outcome = STUCK
-        lo, hi, undecided = _bisect(final, oracle)
+        lo, hi, undecided = dead_step_bounds(final, oracle)
         if undecided or hi is None:
             audit.first_fatal_step = "unknown"
         else:

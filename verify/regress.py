@@ -71,11 +71,9 @@ class RegressReport:
 
 def _rule_digests(rules):
     out = {}
-    for r in getattr(rules, "rules", ()):
-        if r.name in rules.off:
-            continue
+    for r in rules.active:
         h = hashlib.sha256(type(r).__name__.encode())
-        spec = getattr(r, "spec", None)
+        spec = r.spec
         if spec is not None:
             h.update("/".join(spec.grid).encode() + f"{spec.sizes}{spec.mirror}{spec.rotate}".encode())
         out[r.name] = h.hexdigest()[:12]
@@ -91,8 +89,8 @@ def rule_set_diff(base, head):
 
 def _closers(rules, state, move):
     """The rules of ``rules`` that closed ``move`` at ``state`` (by a disable or a force)."""
-    if not hasattr(rules, "decide"):
-        return (getattr(rules, "name", "rules"),)
+    if not rules.explains:
+        return (rules.name,)
     names = []
     for e in rules.decide(state).disabled.get(move, ()):
         if e.rule not in names:

@@ -30,7 +30,7 @@ import random
 import socket
 import time
 
-from labyrinth.errors import SIGINT, CampaignExists, CampaignInterrupted, LabyrinthError
+from labyrinth.errors import SIGINT, CampaignInterrupted, LabyrinthError
 from labyrinth.puzzles.knight._magic_common import Conditions, check_magic
 from labyrinth.puzzles.knight.semimagic import DEPTH, parse_unit, plan_units, run_unit, summarize, unit_pair
 
@@ -393,9 +393,3 @@ def _pairs_of(units, first):
                                  "64, the least of its orbit)", token=pair)
     return first
 
-
-def explain_exists(err, db):
-    """The one-line message for a :class:`CampaignExists` of this kind."""
-    assert isinstance(err, CampaignExists)
-    return (f"{err.reason} in {db}: add --resume to continue it (or to print its results again), "
-            "or --new to start another")

@@ -148,9 +148,9 @@ def shrink_over_pruned(state, move, rules, oracle, *, rule=None, time_limit=60.0
         returned (it is still a valid counterexample).
     """
     t0 = time.perf_counter()
-    if not hasattr(rules, "decide"):
+    if not rules.explains:
         raise ShrinkError("the rule set has no rules to blame (the oracle rule set cannot over-prune)",
-                          token=getattr(rules, "name", "?"))
+                          token=rules.name)
     effects = rules.decide(state).disabled.get(move, ())
     if rule is None:
         if not effects:

@@ -24,6 +24,7 @@ import dataclasses
 import time
 
 from labyrinth.engine import State
+from labyrinth.rules.base import RuleSetBase
 from verify.audit import (
     CLASSES,
     MISSED_DEAD,
@@ -56,7 +57,7 @@ class TraceSummary:
         return dataclasses.asdict(self)
 
 
-class _Recorded:
+class _Recorded(RuleSetBase):
     """The research program as a rule set: at step k it opens what the file recorded there."""
 
     name = RESEARCH_PROGRAM

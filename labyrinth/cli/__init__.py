@@ -27,6 +27,7 @@ from labyrinth.cli import (
     _warmup,
 )
 from labyrinth.cli._common import EXIT_BAD_INPUT, EXIT_UNKNOWN, nearest_option, note
+from labyrinth.cli._progress import is_terminal
 from labyrinth.errors import LabyrinthError, TimeLimitError
 from labyrinth.jobs.stopping import stop_on_signals
 
@@ -69,7 +70,7 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parser.parse_args(argv)
     args.argv = argv  # for the command line that continues an interrupted run
-    token = compiling.begin(_command_key(args), _compiling if _is_terminal(sys.stderr) else None)
+    token = compiling.begin(_command_key(args), _compiling if is_terminal(sys.stderr) else None)
     # a long command stops at once on the first Ctrl-C or SIGTERM (a short one keeps Python's own Ctrl-C)
     stopping = stop_on_signals(last=program) if getattr(args, "stoppable", False) else contextlib.nullcontext()
     try:
@@ -108,13 +109,6 @@ def _compiling(seconds):
     """Said on a terminal when a command has to compile a kernel (none after ``labyrinth warmup``)."""
     note(f"labyrinth: compiling kernels, once: ~{max(1, round(seconds))} s (later runs load them from the cache; "
          "'labyrinth warmup' compiles every kernel ahead)")
-
-
-def _is_terminal(stream):
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 def _closed_pipe():

@@ -16,6 +16,7 @@ from labyrinth.cli._common import (
 )
 from labyrinth.cli._limits import seconds, size_args
 from labyrinth.errors import LabyrinthError
+from oracle.registry import backend_names
 
 
 def register(sub):
@@ -25,7 +26,7 @@ def register(sub):
                        help="research path files or folders of them; '-' reads one state per line from stdin")
     check.add_argument("--moves", action="append", default=[], metavar="N:MOVES", help="a state in compact notation")
     check.add_argument("--json", action="store_true", help="one JSON object per state")
-    check.add_argument("--backend", default="auto", help="auto (default), search, sat or cpsat")
+    check.add_argument("--backend", default="auto", help=backend_names())
     check.add_argument("--time-limit", type=seconds, default=60.0, metavar="SECONDS",
                        help="per oracle query; past it the answer is 'unknown' (exit status 3)")
     check.add_argument("--no-progress", action="store_true", help="no progress bar")

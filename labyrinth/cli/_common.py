@@ -10,7 +10,7 @@ from pathlib import Path
 from labyrinth.cli._limits import seconds
 from labyrinth.cli._progress import advance, progress_bar  # noqa: F401 (the commands import them from here)
 from labyrinth.errors import LabyrinthError
-from labyrinth.files import file_status, writable_output
+from labyrinth.files import file_status
 
 EXIT_OK, EXIT_FINDING, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 
@@ -64,12 +64,12 @@ ENGINE_HELP = ("an external rule engine's command line (docs/engine-protocol.md)
 
 def rules_args(p):
     from labyrinth.engine_protocol.client import ENGINE_TIMEOUT
+    from labyrinth.rules import on_names
 
     p.add_argument("--rules", default="default", help=RULES_HELP)
     p.add_argument("--off", default="", metavar="RULE[,RULE...]", help="switch these rules off")
     p.add_argument("--on", default="", metavar="RULE[,RULE...]",
-                   help="switch these optional rules on (future-lines, two-matching, closure, exact-areas, "
-                        "window:R with R from 1 to 5)")
+                   help=f"switch these optional rules on ({on_names()})")
     p.add_argument("--engine", metavar="CMD", help=ENGINE_HELP)
     p.add_argument("--engine-timeout", type=seconds, default=ENGINE_TIMEOUT, metavar="SECONDS",
                    help="seconds an external engine may take per request (default %(default)g); past it the "
@@ -118,8 +118,7 @@ def rule_set(args):
                              engine_order=engine_order(args))
     except LabyrinthError as err:
         raise _with_nearest_set(err, args.rules) from None
-    if hasattr(rules, "start"):
-        rules.start()
+    rules.start()
     return rules
 
 

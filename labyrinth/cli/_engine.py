@@ -48,8 +48,7 @@ def _engine(args):
     rules = get_rule_set(args.rules, off=off, on=on)  # a bad name fails here, before the handshake
     warm = State.from_moves(5, "RRDD")
     rules.open_moves(warm)  # load the compiled kernels before saying hello
-    if hasattr(rules, "decide"):
-        rules.decide(warm)
+    rules.decide(warm)
 
     def write(text):
         sys.stdout.write(text + "\n")

@@ -105,7 +105,7 @@ def _family_state(family, rule_set_names):
                 rules = get_rule_set(name)
             except LabyrinthError:
                 continue
-            names = {r.name for r in getattr(rules, "active", ())}
+            names = {r.name for r in rules.active}
             if rule not in names:
                 missing.append(name)
         out.append(rule + (f" (off in {', '.join(missing)})" if missing else ""))

@@ -12,8 +12,8 @@ audit, regress, minimize            51          301
 enumerate                           7           11
 count, rank, unrank, sample         17          31
 rules mine                          7           (no larger: exhaustive)
-numbers solve, numbers walk         100         1001
-knight tour, knight walk            100         1001
+numbers solve, numbers walk         100         1001    (their PuzzleSpec's)
+knight tour, knight walk            100         1001    (their PuzzleSpec's)
 serve                               49          (the viewer's own limit)
 ==================================  ==========  ==========================
 
@@ -26,12 +26,13 @@ import re
 
 from labyrinth.errors import LabyrinthError
 
-__all__ = ["MAX_N", "SIZE_POLICY", "check_size", "file_name", "leading_size", "positive_int", "seconds", "seed",
-           "size_args"]
+__all__ = ["MAX_N", "SIZE_POLICY", "check_size", "file_name", "leading_size", "positive_int", "register_size_policy",
+           "seconds", "seed", "size_args"]
 
 from labyrinth.engine.board import MAX_N
 
-#: subcommand -> (largest n by default, largest with --allow-large), with why
+#: subcommand -> (largest n by default, largest with --allow-large), with why; a path puzzle's subcommands
+#: register theirs from its :class:`labyrinth.cli._puzzle.PuzzleSpec` (:func:`register_size_policy`)
 SIZE_POLICY = {
     "check": (101, MAX_N),
     "explain": (101, MAX_N),
@@ -47,10 +48,6 @@ SIZE_POLICY = {
     "rank": (17, 31),
     "unrank": (17, 31),
     "sample": (17, 31),
-    "numbers solve": (100, MAX_N),
-    "numbers walk": (100, MAX_N),
-    "knight tour": (100, MAX_N),
-    "knight walk": (100, MAX_N),
 }
 
 _WHY = {
@@ -68,13 +65,15 @@ _WHY = {
     "rank": "the frontier count needs minutes and gigabytes from 19x19 on",
     "unrank": "the frontier count needs minutes and gigabytes from 19x19 on",
     "sample": "the frontier count needs minutes and gigabytes from 19x19 on",
-    "numbers solve": "the search holds every cell; large boards take seconds to minutes",
-    "numbers walk": "an audit asks the oracle about every stuck walk",
-    "knight tour": "the search holds every cell; 100x100 takes about a second",
-    "knight walk": "a walk from every start costs about n^4; an audit asks the oracle about every stuck walk",
 }
 
 _SIZE = re.compile(r"\s*([0-9]+)\s*[:|]")
+
+
+def register_size_policy(command, small, large, why):
+    """Let ``command`` take boards up to ``small`` (``large`` with ``--allow-large``); ``why`` says why not larger."""
+    SIZE_POLICY[command] = (small, large)
+    _WHY[command] = why
 
 
 def size_args(parser, command):

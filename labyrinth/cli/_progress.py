@@ -24,7 +24,7 @@ def progress_bar(total, *, unit, disable=False, desc=None):
     Update it with :func:`advance` (never a refresh per update: tqdm redraws
     at most ten times a second); the ``unit`` is fixed when the bar is made.
     """
-    if not disable and not _is_terminal(sys.stderr):
+    if not disable and not is_terminal(sys.stderr):
         return PlainProgress(total, unit=unit, desc=desc, every=_plain_seconds())
     from tqdm import tqdm
 
@@ -136,7 +136,8 @@ def _plain_seconds():
     return value if value >= 0 else PLAIN_SECONDS
 
 
-def _is_terminal(stream):
+def is_terminal(stream):
+    """Whether ``stream`` is a terminal (False for a pipe, a file, a closed or replaced stream)."""
     try:
         return stream.isatty()
     except (AttributeError, ValueError):

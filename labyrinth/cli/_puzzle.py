@@ -21,8 +21,18 @@ from labyrinth.cli._common import (
     write_bytes,
     write_text,
 )
-from labyrinth.cli._limits import check_size, file_name, positive_int, seconds, seed, size_args
+from labyrinth.cli._limits import (
+    MAX_N,
+    check_size,
+    file_name,
+    positive_int,
+    register_size_policy,
+    seconds,
+    seed,
+    size_args,
+)
 from labyrinth.errors import LabyrinthError
+from oracle.registry import backend_names
 
 __all__ = ["LIST_LIMIT", "PuzzleSpec", "add_draw", "add_solve", "add_walk", "cell_arg", "oracle_args"]
 
@@ -56,6 +66,11 @@ class PuzzleSpec:
         The largest board ``count`` takes, by default and with ``--allow-large``.
     count_why : str
         Why the count stops there.
+    size_limit, size_large_limit : int
+        The largest board ``solve`` and ``walk`` take, by default and with ``--allow-large`` (the size policy of
+        :mod:`labyrinth.cli._limits`, registered from here).
+    solve_why, walk_why : str
+        Why ``solve`` and ``walk`` stop there.
     """
 
     family: str
@@ -69,6 +84,10 @@ class PuzzleSpec:
     count_limit: int = 7
     count_large_limit: int = 8
     count_why: str = ""
+    size_limit: int = 100
+    size_large_limit: int = MAX_N
+    solve_why: str = "the search holds every cell; large boards take seconds to minutes"
+    walk_why: str = "an audit asks the oracle about every stuck walk"
 
     def kind(self, closed):
         return "closed tour" if closed else self.solution
@@ -84,13 +103,14 @@ def cell_arg(text):
 
 def oracle_args(p):
     p.add_argument("--backend", default="auto", metavar="NAME",
-                   help="oracle backend: auto (default), search, sat, cpsat")
+                   help=f"oracle backend: {backend_names()}")
     p.add_argument("--time-limit", type=seconds, default=60.0, metavar="SECONDS",
                    help="seconds in all (default 60); past it the answer is unknown, exit 3")
 
 
-def _size(p, command):
-    p.add_argument("-n", type=positive_int(1001), required=True, metavar="N", help="board size (N x N)")
+def _size(p, command, spec, why):
+    register_size_policy(command, spec.size_limit, spec.size_large_limit, why)
+    p.add_argument("-n", type=positive_int(MAX_N), required=True, metavar="N", help="board size (N x N)")
     size_args(p, command)
 
 
@@ -127,7 +147,7 @@ def add_solve(sub, spec, name="solve"):
     command = f"{spec.family} {name}"
     p = sub.add_parser(name, help=f"one {spec.solution} (a numbered grid and its path), found by the oracle and "
                                   f"checked; 'no {spec.solution}' only when proven")
-    _size(p, command)
+    _size(p, command, spec, spec.solve_why)
     p.add_argument("--start", type=cell_arg, metavar="X,Y", help="the first cell, numbered 1 (default: any)")
     p.add_argument("--closed", action="store_true", help="a closed tour: the last cell one move from the first")
     p.add_argument("--seed", type=seed, metavar="S", help="draw the start (if not given) and a symmetry of the "
@@ -183,7 +203,7 @@ def add_walk(sub, spec):
     command = f"{spec.family} walk"
     p = sub.add_parser("walk", help="Warnsdorff's walk from one start or every start; --audit finds each "
                                     "stuck walk's first fatal move")
-    _size(p, command)
+    _size(p, command, spec, spec.walk_why)
     p.add_argument("--rule", choices=("warnsdorff",), default="warnsdorff",
                    help="move to the cell with the fewest onward moves (the only rule so far)")
     p.add_argument("--order", metavar="ORDER",
@@ -328,8 +348,8 @@ def _record(args, spec, rule, audits, store):
 
 
 def _draw_walk(path, audit, margins):
-    from labyrinth.view.paths import render_path
     from labyrinth.core.path import parse_path
+    from labyrinth.view.paths import render_path
 
     state = parse_path(audit.walk)
     fatal = audit.first_fatal_step if isinstance(audit.first_fatal_step, int) else None
@@ -354,10 +374,10 @@ def add_draw(sub, spec):
 
 
 def _draw(args):
-    from labyrinth.view.paths import check_drawable, render_path
     from labyrinth.core.path import parse_path
     from labyrinth.errors import TimeLimitError
-    from oracle.analysis import _bisect
+    from labyrinth.view.paths import check_drawable, render_path
+    from oracle.analysis import dead_step_bounds
 
     state = parse_path(args.path, source="PATH")
     check_drawable(state.board.n, source="PATH")
@@ -365,7 +385,7 @@ def _draw(args):
     fatal, feasible, hi = None, (), None
     if not state.is_complete():
         with _oracle(args) as oracle:
-            lo, hi, undecided = _bisect(state, oracle)
+            lo, hi, undecided = dead_step_bounds(state, oracle)
             if undecided:
                 raise TimeLimitError(f"the first fatal move is between jumps {lo + 1} and {hi}", source="PATH")
             if hi is not None and hi > 0:

@@ -13,6 +13,7 @@ from labyrinth.cli._limits import file_name, positive_int, seconds, seed, size_a
 from labyrinth.engine_protocol.client import ENGINE_TIMEOUT
 from labyrinth.errors import LabyrinthError
 from labyrinth.files import file_status
+from oracle.registry import backend_names
 
 
 def register(sub):
@@ -37,7 +38,7 @@ def register(sub):
                          help="also audit the states of the findings in this store (default ./labyrinth.db, read "
                               "when it exists; the output says which store and how many states)")
     regress.add_argument("--backend", default="auto", metavar="ORACLE",
-                         help="the oracle: auto (default), search, sat or cpsat")
+                         help=f"the oracle: {backend_names()}")
     regress.add_argument("--time-limit", type=seconds, default=60.0, metavar="SECONDS", help="per oracle query")
     regress.add_argument("--engine-timeout", type=seconds, default=ENGINE_TIMEOUT, metavar="SECONDS",
                          help="seconds an external engine may take per request (default %(default)g)")
@@ -59,8 +60,7 @@ def _side(args, side):
     on = [r for r in getattr(args, f"{side}_on").split(",") if r]
     label = name + "".join(f" --off {r}" for r in off) + "".join(f" --on {r}" for r in on)
     rules = get_rule_set(name, off=off, on=on, engine_timeout=args.engine_timeout)
-    if hasattr(rules, "start"):
-        rules.start()  # a bad command fails here, before any work
+    rules.start()  # an external engine's bad command fails here, before any work
     return rules, label
 
 
@@ -91,8 +91,7 @@ def _regress(args):
     finally:
         bar.close()
         for rules in (base, head):
-            if hasattr(rules, "close"):
-                rules.close()
+            rules.close()
     report.base, report.head = base_label, head_label
     status = EXIT_FINDING if report.regressed else EXIT_OK
     if args.json:

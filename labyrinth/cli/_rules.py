@@ -109,7 +109,7 @@ def _explain(args):
     rules = rule_set(args)
     lines = future_lines(state)
     moves = {}
-    if hasattr(rules, "decide"):
+    if rules.explains:
         decision = rules.decide(state)
         for m in state.open_moves():
             blame = decision.disabled.get(m, ())
@@ -120,7 +120,7 @@ def _explain(args):
         open_now = rules.open_moves(state)
         moves = {m: {"open": m in open_now, "by": [] if m in open_now else [{"rule": rules.name}]}
                  for m in state.open_moves()}
-    certify = args.certify if args.certify is not None else (bool(getattr(rules, "sound", False)) or bool(args.svg))
+    certify = args.certify if args.certify is not None else (rules.sound or bool(args.svg))
     certificates = {}
     if certify:
         from verify.certificates import closed_certificates
@@ -171,25 +171,22 @@ def _print_certificate(state, move, cert):
 
 def _rules_list(args):
     rules = rule_set(args)
-    inner = getattr(rules, "rules", None)
-    if getattr(rules, "command", None) is not None:
+    if rules.command is not None:
         info = rules.info
         print(f"{rules.name}: an external engine (version {info.version or '-'}, sizes {info.sizes_text()}, "
               f"{'batches' if info.batch else 'one state per request'}): {rules.command}; its rules are "
               "named in its answers")
         return EXIT_OK
-    if inner is None:
+    if rules.perfect:
         print(f"{rules.name}: a move is open only if the oracle finds a completion after it")
         return EXIT_OK
-    width = max([len(r.name) for r in inner] + [4])
-    for r in inner:
+    width = max([len(r.name) for r in rules.rules] + [4])
+    for r in rules.rules:
         state = "off" if r.name in rules.off else "on"
-        kind = getattr(r, "kind", "")
-        spec = getattr(r, "spec", None)
-        sizes = spec.sizes if spec is not None else "all"
-        reach = getattr(r, "reach", None)
-        about = getattr(r, "summary", "") + (f" [reach: {reach}]" if reach else "")
-        print(f"{r.name:<{width}}  {state:<3}  {kind:<7}  sizes {sizes:<6}  {about}".rstrip())
+        sizes = r.spec.sizes if r.spec is not None else "all"
+        reach = getattr(r, "reach", None)  # the area rules' (program.py asks ``hasattr(rule, "reach")``)
+        about = r.summary + (f" [reach: {reach}]" if reach else "")
+        print(f"{r.name:<{width}}  {state:<3}  {r.kind:<7}  sizes {sizes:<6}  {about}".rstrip())
     for line in _set_notes(rules):
         print(line)
     return EXIT_OK
@@ -197,7 +194,7 @@ def _rules_list(args):
 
 def _set_notes(rules):
     """What a user comparing rule sets must know: where patterns apply, and local against global reach."""
-    specs = [r.spec for r in rules.active if getattr(r, "spec", None) is not None]
+    specs = [r.spec for r in rules.active if r.spec is not None]
     out = []
     if specs:
         sizes = sorted({n for s in specs for n in range(max(3, s.nmin), min(s.nmax, 99) + 1, 2)})
@@ -220,10 +217,10 @@ def _rules_show(args):
     from labyrinth.rules.language import LEGEND
 
     rules = rule_set(args)
-    for r in getattr(rules, "rules", ()):
+    for r in rules.rules:
         if r.name == args.name:
-            spec = getattr(r, "spec", None)
-            print(f"{r.name}: {r.kind}; {getattr(r, 'summary', '') or '(no description)'}")
+            spec = r.spec
+            print(f"{r.name}: {r.kind}; {r.summary or '(no description)'}")
             if spec is None:
                 reach = getattr(r, "reach", None)
                 print(f"universal rule, code in {type(r).__module__}" + (f"; reach {reach}" if reach else ""))
@@ -277,7 +274,7 @@ def _rules_mine(args):
     if not 1 <= args.radius <= 3:
         raise LabyrinthError("--radius must be 1, 2 or 3", token=str(args.radius))
     rules = rule_set(args)
-    if not getattr(rules, "compiled", lambda: False)():
+    if not rules.compiled():
         raise LabyrinthError("mining needs a compiled base rule set (not oracle)", token=args.rules)
     if args.output:
         writable_output(args.output)  # before the mining: a bad path must not cost the work

@@ -37,6 +37,7 @@ from labyrinth.cli._limits import (
 )
 from labyrinth.errors import CampaignExists, CampaignInterrupted, LabyrinthError, TimeLimitError
 from labyrinth.rules import natural_key
+from oracle.registry import backend_names
 from verify.audit import CLASSES
 from verify.campaign import PATTERN_SECONDS, PATTERNS_ALL_UP_TO
 from verify.minimize import LEGEND
@@ -62,7 +63,7 @@ def register(sub):
                        help="where units run: local processes (default) or a Ray cluster")
     audit.add_argument("--address", metavar="ADDR", help="ray: a running cluster's address (default: start one)")
     audit.add_argument("--backend", default="auto", metavar="ORACLE",
-                       help="the oracle that decides every move: auto (default), search, sat or cpsat; findings "
+                       help=f"the oracle that decides every move: {backend_names()}; findings "
                             "are confirmed by SAT (by CP-SAT when the oracle is sat)")
     audit.add_argument("--report", type=file_name, metavar="FILE.md",
                        help="trace: write the per-file Markdown report here")
@@ -159,7 +160,7 @@ def _audit(args):
             raise LabyrinthError("cuts the exhaustive tree: it goes with --exhaustive", source=f"--split {args.split}")
         check_split(args.n, args.split)
     rules = rule_set(args)  # validates the names (and starts an engine, to check it) before any work
-    order = getattr(rules, "order", None)  # an external engine's: the option's, else its hello's
+    order = rules.order  # an external engine's: the option's, else its hello's
     asked = f", asked {order}" if isinstance(order, str) else ""
     off = tuple(r for r in args.off.split(",") if r)
     on = tuple(r for r in args.on.split(",") if r)

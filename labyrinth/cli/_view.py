@@ -16,6 +16,7 @@ from labyrinth.cli._common import (
 )
 from labyrinth.cli._limits import file_name, positive_int, seconds, size_args
 from labyrinth.errors import LabyrinthError
+from oracle.registry import backend_names
 
 #: The widest picture ``draw`` makes, in pixels (cairo and browsers give up far beyond).
 MAX_PICTURE = 16384
@@ -32,7 +33,7 @@ def register(sub):
                       help="write here (default: stdout); a .png name implies --png")
     draw.add_argument("--png", action="store_true", help="PNG instead of SVG (cairosvg)")
     draw.add_argument("--step", type=positive_int(10 ** 7, zero=True), metavar="K", help="draw the line after its first K moves")
-    draw.add_argument("--backend", default="auto", help="oracle backend (auto, search, sat, cpsat)")
+    draw.add_argument("--backend", default="auto", help=f"oracle backend: {backend_names()}")
     draw.add_argument("--time-limit", type=seconds, default=10.0, metavar="SECONDS", help="per oracle query")
     draw.add_argument("--no-oracle", action="store_true", help="no verdict, feasible moves, witness or pattern")
     draw.add_argument("--no-pattern", action="store_true", help="skip the minimal stuck pattern of a dead line")

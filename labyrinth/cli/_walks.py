@@ -86,7 +86,7 @@ def _enumerate(args):
         advance(bar, k)
 
     # the perfect walker's subtrees run in the verifier's exhaustive kernel (exact, and fast)
-    subtree = count_subtree if getattr(rules, "perfect", False) else None
+    subtree = count_subtree if rules.perfect else None
     try:
         result = enumerate_walks(start, rules, progress=progress, subtree=subtree)
     except KeyboardInterrupt as stop:

@@ -27,11 +27,10 @@ PUZZLES = {}
 STATE_TYPES = {}
 #: Puzzle name -> a reader of its short notation (the labyrinth's ``N:MOVES``).
 SHORT_FORMS = {}
-#: Where the puzzles shipped with the project register themselves (imported on first use, by name:
-#: the core never imports a puzzle; a puzzle imports the core and registers).
-_MODULES = {"numbers": "labyrinth.puzzles.numbers", "numbers-closed": "labyrinth.puzzles.numbers",
-            "knight": "labyrinth.puzzles.knight", "knight-closed": "labyrinth.puzzles.knight",
-            "labyrinth": "labyrinth.engine"}
+#: The package of a puzzle named ``NAME`` or ``NAME-VARIANT`` is ``labyrinth.puzzles.NAME`` (imported on first use,
+#: by name: the core never imports a puzzle; a puzzle imports the core and registers); the labyrinth's is the engine.
+_PACKAGE = "labyrinth.puzzles.{}"
+_LABYRINTH = "labyrinth.engine"
 
 _NOTATION = re.compile(r"^\s*([a-z][a-z0-9-]*):([0-9]{1,9})@([0-9]{1,9}),([0-9]{1,9}):([A-Za-z,]*)\s*$")
 
@@ -52,9 +51,18 @@ def register_puzzle(name, factory, *, state=None, short=None):
 
 
 def _registered(name):
-    """Import the module of a shipped puzzle on first use, so that it registers itself."""
-    if name not in PUZZLES and name in _MODULES:
-        importlib.import_module(_MODULES[name])
+    """Import the package of a shipped puzzle on first use, so that it registers itself; None for an unknown name.
+
+    >>> _registered("knight-closed") is not None, _registered("no-such-puzzle")
+    (True, None)
+    """
+    if name not in PUZZLES and re.fullmatch(r"[a-z][a-z0-9-]*", name):
+        module = _LABYRINTH if name == "labyrinth" else _PACKAGE.format(name.split("-")[0])
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as err:
+            if err.name != module:
+                raise  # the puzzle's package is there but cannot import: say so
     return PUZZLES.get(name)
 
 
@@ -95,15 +103,28 @@ class PathState:
             first = g.cell(x, y)
         if puzzle.start is not None and first != puzzle.start:
             raise PathError(f"the path must start at {g.xy(puzzle.start)}", source=source, token="%d,%d" % g.xy(first))
+        return cls(puzzle, cls._replay(puzzle, first, moves, source), _trusted=True)
+
+    #: how an error names the moves a step may take (None: "one of" the board's move names)
+    moves_expected = None
+    #: how an error names the puzzle's fixed end cell before its ``(x, y)`` ("the end corner ")
+    end_name = ""
+
+    @classmethod
+    def _replay(cls, puzzle, first, moves, source):
+        """The cells of ``moves`` replayed from cell ``first``; a :class:`PathError` names the first bad step."""
+        g = puzzle.graph
+        expected = cls.moves_expected or "one of " + ", ".join(g.names)
+        end = puzzle.end if puzzle.end != CYCLE else None
         path = [first]
         seen = {first}
         for i, name in enumerate(g.split(moves)):
             if name not in g.targets:
-                raise PathError(f"step {i + 1}: {name!r} is not a move (expected one of {', '.join(g.names)})",
-                                source=source, token=name)
+                raise PathError(f"step {i + 1}: {name!r} is not a move (expected {expected})", source=source, token=name)
             here = path[-1]
-            if puzzle.end is not None and puzzle.end != CYCLE and here == puzzle.end:
-                raise PathError(f"step {i + 1}: the path already ended at {g.xy(here)}", source=source, token=name)
+            if here == end:
+                raise PathError(f"step {i + 1}: the {cls.noun} already ended at {cls.end_name}{g.xy(here)}",
+                                source=source, token=name)
             nxt = g.targets[name][here]
             if nxt < 0:
                 raise PathError(f"step {i + 1}: move {name} from {g.xy(here)} leaves the board",
@@ -113,7 +134,7 @@ class PathState:
                                 source=source, token=name)
             seen.add(nxt)
             path.append(nxt)
-        return cls(puzzle, path, _trusted=True)
+        return path
 
     # --- views ----------------------------------------------------------------------
     @property

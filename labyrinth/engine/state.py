@@ -46,6 +46,8 @@ class State(PathState):
     __slots__ = ("_moves",)
 
     noun = "line"
+    moves_expected = "U, D, L or R"
+    end_name = "the end corner "
 
     def __init__(self, board, path=None, *, _trusted=False):
         if isinstance(board, Puzzle):
@@ -61,26 +63,7 @@ class State(PathState):
     def from_moves(cls, n, moves, *, source=None):
         """Replay a string of U/D/L/R letters from the start; errors name the step and letter."""
         board = n if isinstance(n, Board) else Board(n)
-        path = [board.start]
-        seen = {board.start}
-        for i, letter in enumerate(moves):
-            if letter not in MOVES:
-                raise PathError(
-                    f"step {i + 1}: {letter!r} is not a move (expected U, D, L or R)",
-                    source=source, token=letter)
-            here = path[-1]
-            if here == board.end:
-                raise PathError(f"step {i + 1}: the line already ended at the end corner {board.xy(board.end)}",
-                                source=source, token=letter)
-            nxt = board.step(here, letter)
-            if nxt < 0:
-                raise PathError(f"step {i + 1}: move {letter} from {board.xy(here)} leaves the board",
-                                source=source, token=letter)
-            if nxt in seen:
-                raise PathError(f"step {i + 1}: move {letter} from {board.xy(here)} revisits {board.xy(nxt)}",
-                                source=source, token=letter)
-            seen.add(nxt)
-            path.append(nxt)
+        path = cls._replay(labyrinth_puzzle(board.n), board.start, moves, source)
         state = cls(board, path, _trusted=True)
         state._moves = moves
         return state

@@ -1,9 +1,11 @@
 """Walks of the line under a rule set: seeded random walks and keep-left enumeration.
 
-A *rule set* here is anything with ``open_moves(state) -> str``: the letters
-of the moves it leaves open (a subset of ``state.open_moves()``). A walk is
-*stuck* when no move is open before the line is complete. Rule sets whose
-rules all have numba kernels (``compiled()``) run in the compiled walker of
+A *rule set* here answers the interface of
+:class:`labyrinth.rules.base.RuleSetBase` (handed in: the engine never imports
+the rules): above all ``open_moves(state) -> str``, the letters of the moves
+it leaves open (a subset of ``state.open_moves()``). A walk is *stuck* when
+no move is open before the line is complete. Rule sets whose rules all have
+numba kernels (``compiled()``) run in the compiled walker of
 :mod:`labyrinth.rules.walks`; others (the ``oracle`` set) walk in Python.
 
 Keep-left order is the research program's exhaustive order: at every
@@ -15,6 +17,7 @@ branching, left before straight before right relative to the current heading
 import dataclasses
 import time
 
+from labyrinth.engine.frame import heading, keep_left_order
 from labyrinth.engine.state import State
 
 __all__ = [
@@ -23,8 +26,6 @@ __all__ = [
     "Walk",
     "WalkStats",
     "enumerate_walks",
-    "heading",
-    "keep_left_order",
     "random_walk",
     "random_walks",
     "walk_runs",
@@ -36,24 +37,6 @@ __all__ = [
 #: first stuck walk, over 1000 attempts, per board size (the study, docs/labyrinth.md)
 STUDY_7X7_RULES = {9: 19.5, 11: 5.7, 13: 2.6, 15: 1.2, 17: 0.7, 19: 0.4, 21: 0.2}
 
-_LEFT = {"D": "R", "U": "L", "R": "U", "L": "D"}
-_RIGHT = {"D": "L", "U": "R", "R": "D", "L": "U"}
-
-
-def heading(state):
-    """The direction of the last move; down (``D``) at the start."""
-    return state.moves[-1:] or "D"
-
-
-def keep_left_order(direction):
-    """Moves in keep-left order for a heading: left, straight, right.
-
-    >>> keep_left_order("D"), keep_left_order("R")
-    ('RDL', 'URD')
-    """
-    return _LEFT[direction] + direction + _RIGHT[direction]
-
-
 @dataclasses.dataclass(frozen=True)
 class Walk:
     """One random walk: the final state, ``complete`` or ``stuck``, and the stuck step."""
@@ -64,8 +47,7 @@ class Walk:
 
 
 def _runner(rules):
-    compiled = getattr(rules, "compiled", None)
-    return rules.runner() if compiled is not None and compiled() else None
+    return rules.runner() if rules.compiled() else None
 
 
 def random_walk(n, rules, seed, start=None, index=0):
@@ -75,8 +57,8 @@ def random_walk(n, rules, seed, start=None, index=0):
     campaign) and the start. Compiled rule sets walk in numba; any other rule
     set (the oracle, an external engine) draws from the same generator
     (splitmix64, :func:`labyrinth.rules.walks.walk_seed`) in Python, so a rule
-    set that gives the same answers walks the same walk. A *sound* set (its
-    ``sound`` attribute true: ``strong``, the oracle) draws its free moves in
+    set that gives the same answers walks the same walk. A *sound* set
+    (``rules.sound``: ``strong``, the oracle) draws its free moves in
     a random order and takes the first open one, which lets the compiled
     walker ask about one move at a time (:func:`labyrinth.rules.program.choose`);
     any other draws one of its open moves. Both are the uniform choice among
@@ -91,7 +73,7 @@ def random_walk(n, rules, seed, start=None, index=0):
             return Walk(final, "complete")
         return Walk(final, "stuck", final.steps)
     rng = _Splitmix(seed, index)
-    sound = getattr(rules, "sound", False)
+    sound = rules.sound
     while not state.at_end():
         moves = rules.open_moves(state)
         move = _draw(state, moves, rng) if sound else moves[rng.below(len(moves))] if moves else None
@@ -114,12 +96,11 @@ def _draw(state, moves, rng):
 def random_walks(n, rules, seed, indices):
     """The walks ``indices`` of campaign ``seed``, walked in lockstep: the same walks as :func:`random_walk`.
 
-    Every step asks the rule set about all the walks still going at once
-    (``rules.decide_many``, when it has it: an external engine then answers
-    them in one request), so a rule set behind a pipe pays one round trip
+    Every step asks an external engine (``rules.external``) about all the
+    walks still going at once (``rules.decide_many``: one request), so a rule set behind a pipe pays one round trip
     per step of the longest walk, not per step of every walk.
     """
-    if _runner(rules) is not None or not hasattr(rules, "decide_many"):
+    if rules.compiled() or not rules.external:
         return [random_walk(n, rules, seed, index=i) for i in indices]
     states = [State.from_moves(n, "") for _ in indices]
     rngs = [_Splitmix(seed, i) for i in indices]
@@ -367,7 +348,7 @@ def walk_statistics(n, rules, runs, seed, cap=100, progress=None, jobs=1):
     ``progress(r)`` is called with the number of runs done.
     """
     t0 = time.perf_counter()
-    if jobs > 1 and _runner(rules) is not None and runs > 1:
+    if jobs > 1 and rules.compiled() and runs > 1:
         samples, walks = _parallel_runs(n, rules, runs, seed, cap, progress, jobs)
     else:
         samples, walks = [], 0

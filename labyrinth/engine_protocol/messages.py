@@ -22,7 +22,7 @@ import json
 import math
 
 from labyrinth.errors import EngineError, one_line
-from labyrinth.rules.base import DISABLE, FORCE, Decision, Effect
+from labyrinth.rules.base import BREADTH_FIRST, DEPTH_FIRST, DISABLE, FORCE, ORDERS, Decision, Effect  # noqa: F401 (the protocol names its orders too)
 
 __all__ = [
     "BREADTH_FIRST",
@@ -64,8 +64,7 @@ MAX_BATCH = 4096
 #: the orders an engine may prefer its states in (its hello's ``order``): a whole level of the exhaustive tree
 #: per request and walks in lockstep (the default: fewest requests), or one state per request, each extending
 #: the one before or going back up its line first (for engines that keep state: a step instead of a replay)
-BREADTH_FIRST, DEPTH_FIRST = "breadth-first", "depth-first"
-ORDERS = (BREADTH_FIRST, DEPTH_FIRST)
+#: (declared with the rule-set interface, :mod:`labyrinth.rules.base`, which the verifier reads too)
 
 
 class Unreadable(ValueError):

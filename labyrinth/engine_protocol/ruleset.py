@@ -29,7 +29,7 @@ import weakref
 from labyrinth.engine_protocol.client import ENGINE_TIMEOUT, EngineProcess
 from labyrinth.engine_protocol.messages import ORDERS
 from labyrinth.errors import LabyrinthError
-from labyrinth.rules.base import Decision
+from labyrinth.rules.base import Decision, RuleSetBase
 from labyrinth.rules.sets import ENGINE_PREFIX, register_family
 
 __all__ = ["BATCH", "EngineRuleSet"]
@@ -43,15 +43,17 @@ _PROCESSES = {}
 _AT_END = Decision("", {}, ())
 
 
-class EngineRuleSet:
+class EngineRuleSet(RuleSetBase):
     """The rules of an external engine run as ``command``; ``timeout`` seconds per request.
 
     ``name`` is the engine's own name once it has answered the handshake,
     its command before; ``command`` never changes (campaigns are keyed on it).
     """
 
-    #: not the perfect walker: the exhaustive audit runs it in Python (:mod:`verify._subtree`), not in the kernel
-    perfect = False
+    #: its answers name the engine's rules; it is asked in batches, its walks in lockstep, its subtrees audited
+    #: in Python (:mod:`verify._subtree`), not in the kernel
+    explains = True
+    external = True
 
     def __init__(self, command, *, timeout=None, order=None):
         command = command.strip()
@@ -158,12 +160,6 @@ class EngineRuleSet:
         """
         self._process.close()
         self._cache.clear()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def __repr__(self):
         return f"EngineRuleSet({self.command!r})"

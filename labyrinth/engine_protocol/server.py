@@ -136,7 +136,7 @@ def _one(rules, state):
     from labyrinth.rules.base import Decision
 
     allowed = rules.open_moves(state)
-    if allowed == state.open_moves() or not hasattr(rules, "decide"):
+    if allowed == state.open_moves() or not rules.explains:
         return decision_to_json(state, Decision(allowed, {}, ()))
     decision = rules.decide(state)
     return decision_to_json(state, Decision(allowed, decision.disabled, decision.forced))

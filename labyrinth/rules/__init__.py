@@ -34,11 +34,13 @@ from labyrinth.rules.ruleset import RuleSet
 from labyrinth.rules.sets import (
     ENGINE_PREFIX,
     LIBRARY,
+    OPTIONAL,
     RULE_SETS,
     UNIVERSAL,
     OracleRules,
     get_rule_set,
     library_rules,
+    on_names,
     register_family,
 )
 from labyrinth.rules.window import WindowRule
@@ -57,6 +59,7 @@ __all__ = [
     "LIBRARY",
     "Lines",
     "NearBorder",
+    "OPTIONAL",
     "OlderLine",
     "OracleRules",
     "PatternRule",
@@ -73,6 +76,7 @@ __all__ = [
     "library_rules",
     "load_rules",
     "natural_key",
+    "on_names",
     "parse_rules",
     "register_family",
 ]

@@ -1,19 +1,31 @@
-"""The rule protocol: what a rule says about a state (:class:`Effect`, :class:`Decision`).
+"""The rule and rule-set interfaces: what a rule says about a state, what every rule set answers.
 
-Rule sets, which combine rules, are :mod:`labyrinth.rules.ruleset`.
+A rule returns :class:`Effect` s; a rule set answers with open moves and a
+:class:`Decision`, through the interface :class:`RuleSetBase` declares (with
+its defaults) for every kind of rule set: the built-in sets
+(:class:`labyrinth.rules.ruleset.RuleSet`), the oracle
+(:class:`labyrinth.rules.sets.OracleRules`), an external engine
+(:class:`labyrinth.engine_protocol.EngineRuleSet`). Callers rely on it and
+never probe a rule set for what it has.
 
 A rule looks at a state and returns :class:`Effect` s: a move it *disables*
 or a move it *forces*, each with the rule's name and the cells that
 triggered it, so a finding can blame a rule and draw why. Moves are absolute
 letters (U/D/L/R); rules that think in the walker's frame (straight, left,
-right of the last step) translate with :func:`labyrinth.engine.walker.heading`.
+right of the last step) translate with :mod:`labyrinth.engine.frame`.
 """
 
 import dataclasses
 import re
 from typing import Protocol, runtime_checkable
 
-__all__ = ["CompiledRule", "Decision", "Effect", "Rule", "natural_key"]
+__all__ = ["BREADTH_FIRST", "DEPTH_FIRST", "ORDERS", "CompiledRule", "Decision", "Effect", "Rule", "RuleSetBase",
+           "natural_key"]
+
+#: the orders a rule set may want the states of an audit in (:attr:`RuleSetBase.order`): a whole level of the
+#: exhaustive tree at a time and walks in lockstep, or one state at a time, each extending the one before
+BREADTH_FIRST, DEPTH_FIRST = "breadth-first", "depth-first"
+ORDERS = (BREADTH_FIRST, DEPTH_FIRST)
 
 DISABLE = "disable"
 FORCE = "force"
@@ -31,9 +43,16 @@ class Effect:
 
 @runtime_checkable
 class Rule(Protocol):
-    """A rule: a ``name`` and ``effects(state) -> list[Effect]``."""
+    """A rule: a ``name``, what it does (``kind``: ``"disable"`` or ``"force"``), and ``effects(state)``.
+
+    :class:`CompiledRule` gives the rest its defaults: ``summary`` (one line
+    for ``labyrinth rules list``), ``spec`` (a pattern rule's
+    :class:`~labyrinth.rules.language.PatternSpec`, else None) and
+    ``optional`` (off unless a rule set's ``on`` names it).
+    """
 
     name: str
+    kind: str
 
     def effects(self, state):
         """The moves this rule disables or forces at ``state``."""
@@ -50,6 +69,10 @@ class CompiledRule:
     code = 0
     kind = DISABLE
     summary = ""
+    #: a pattern rule's :class:`~labyrinth.rules.language.PatternSpec`; None for the universal and whole-board rules
+    spec = None
+    #: off unless a rule set's ``on`` names it (the future-lines aid, the whole-board rules)
+    optional = False
     #: ``evaluate(rule, state) -> list[Effect]``: runs one compiled rule. Registered by
     #: :mod:`labyrinth.rules.program`, which holds every kernel (it is above the rules it compiles)
     evaluate = None
@@ -69,6 +92,93 @@ class Decision:
     open: str
     disabled: dict  # move -> tuple of Effects that disabled it (or excluded it by a force)
     forced: tuple  # the force Effects that fired
+
+
+class RuleSetBase:
+    """What every rule set answers, with the defaults of a rule set that only opens moves.
+
+    A rule set subclasses this and implements :meth:`open_moves`; the rest
+    has defaults it overrides where it knows more. The walker, the audits,
+    campaigns and the CLI rely on these names alone.
+
+    >>> class Straight(RuleSetBase):
+    ...     name = "straight"
+    ...     def open_moves(self, state):
+    ...         return state.open_moves()[:1]
+    >>> from labyrinth.engine import State
+    >>> rules = Straight()
+    >>> rules.open_moves(State.from_moves(5, "")), rules.decide(State.from_moves(5, "")).disabled
+    ('D', {'R': ()})
+    >>> rules.compiled(), rules.explains, rules.sound, rules.external
+    (False, False, False, False)
+    """
+
+    #: the rule set's name (blamed for a closed move when :attr:`explains` is false)
+    name = "rules"
+    #: never closes a live move (``strong``, the oracle): the walker may draw free moves one at a time
+    sound = False
+    #: decides every move exactly (the oracle): the exhaustive audit counts its subtrees in the verifier's kernel
+    perfect = False
+    #: :meth:`decide` names the rule that closed each move (the built-in sets, an external engine)
+    explains = False
+    #: the rules of another program (an external engine): asked in batches (:meth:`decide_many`), its walks
+    #: walked in lockstep and its subtrees audited in Python
+    external = False
+    #: an external engine's command line (campaigns are keyed on it); None for the rules of this process
+    command = None
+    #: the order an audit asks it in, :data:`BREADTH_FIRST` or :data:`DEPTH_FIRST` (None: the audit's own)
+    order = None
+    #: every rule, switched on or off (empty for the oracle and an external engine)
+    rules = ()
+    #: the names of the rules switched off
+    off = frozenset()
+
+    @property
+    def active(self):
+        """The rules asked, in order (the switched-off ones left out)."""
+        return tuple(r for r in self.rules if r.name not in self.off)
+
+    def open_moves(self, state):
+        """The letters of the moves left open at ``state`` (a subset of ``state.open_moves()``)."""
+        raise NotImplementedError
+
+    def decide(self, state):
+        """The :class:`Decision` at ``state``; by default the open moves with no rule blamed."""
+        open_now = self.open_moves(state)
+        return Decision("".join(open_now), {m: () for m in state.open_moves() if m not in open_now}, ())
+
+    def decide_many(self, states):
+        """Decisions about several states (an external engine asks them in one request)."""
+        return [self.decide(s) for s in states]
+
+    def compiled(self):
+        """True when every rule has a numba kernel: the compiled walker (:meth:`runner`) runs the set."""
+        return False
+
+    def program(self):
+        """The compiled form (:class:`labyrinth.rules.program.Program`); only for a :meth:`compiled` set."""
+        raise TypeError(f"rule set {self.name!r} has rules without a kernel")
+
+    def runner(self):
+        """The compiled walker (:class:`labyrinth.rules.walks.Runner`); only for a :meth:`compiled` set."""
+        raise TypeError(f"rule set {self.name!r} has rules without a kernel")
+
+    def start(self):
+        """Get ready to answer (an external engine starts, so that a bad command fails before any work)."""
+
+    def close(self):
+        """Let go of what answering holds (an external engine shuts down); asked again, it starts anew."""
+
+    def take_latency(self):
+        """An external engine's request figures since the last call (see :class:`verify.audit.AuditTotals`);
+        None for the rules of this process."""
+        return None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
 
 
 def natural_key(text):

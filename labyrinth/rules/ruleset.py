@@ -6,13 +6,13 @@ form (:mod:`labyrinth.rules.program`), :meth:`RuleSet.runner` its walker
 """
 
 from labyrinth.rules import walks
-from labyrinth.rules.base import FORCE, CompiledRule, Decision
+from labyrinth.rules.base import FORCE, CompiledRule, Decision, RuleSetBase
 from labyrinth.rules.program import Program
 
 __all__ = ["RuleSet"]
 
 
-class RuleSet:
+class RuleSet(RuleSetBase):
     """A named, ordered collection of rules; ``off`` names rules switched off.
 
     A rule with ``optional = True`` (the future-lines aid) is off unless
@@ -22,6 +22,8 @@ class RuleSet:
     (the study: "if there is a C-shape, we don't need to check other rules").
     Two different forced moves leave nothing open: the walker is stuck.
     """
+
+    explains = True
 
     def __init__(self, name, rules, off=(), on=(), *, sound=False):
         self.name = name
@@ -36,11 +38,6 @@ class RuleSet:
         """This set with the rules ``extra`` asked last, every rule on or off as here (the extra ones on)."""
         rules = list(self.rules) + list(extra)
         return RuleSet(self.name, rules, self.off, {r.name for r in rules}, sound=self.sound)
-
-    @property
-    def active(self):
-        """The rules asked, in order (the switched-off ones left out)."""
-        return tuple(r for r in self.rules if r.name not in self.off)
 
     def compiled(self):
         """True when every active rule has a numba kernel, so the fast walker can run it."""
@@ -59,6 +56,7 @@ class RuleSet:
         return walks.Runner(self.program())
 
     def decide(self, state):
+        """Each active rule asked in order, in Python: the open moves, and the rules that closed the rest."""
         free = state.open_moves()
         disabled = {}
         forced = []

@@ -28,18 +28,19 @@ import pathlib
 
 from labyrinth.errors import FormatError, LabyrinthError, TimeLimitError
 from labyrinth.rules.areas import ColourImbalance, CountArea, NearBorder, OlderLine
-from labyrinth.rules.ruleset import RuleSet
-from labyrinth.rules.cshape import CShape
-from labyrinth.rules.future import FutureLines
+from labyrinth.rules.base import RuleSetBase
 from labyrinth.rules.closure import Closure
+from labyrinth.rules.cshape import CShape
 from labyrinth.rules.exact_areas import ExactAreas
-from labyrinth.rules.matching import TwoMatching
-from labyrinth.rules.window import MAX_RADIUS, WindowRule
+from labyrinth.rules.future import FutureLines
 from labyrinth.rules.language import load_rules
+from labyrinth.rules.matching import TwoMatching
 from labyrinth.rules.patterns import PatternRule
+from labyrinth.rules.ruleset import RuleSet
+from labyrinth.rules.window import MAX_RADIUS, WindowRule
 
-__all__ = ["ENGINE_PREFIX", "FAMILIES", "LIBRARY", "RULE_SETS", "UNIVERSAL", "OracleRules", "get_rule_set",
-           "library_rules", "register_family"]
+__all__ = ["ENGINE_PREFIX", "FAMILIES", "LIBRARY", "OPTIONAL", "RULE_SETS", "UNIVERSAL", "OracleRules",
+           "get_rule_set", "library_rules", "on_names", "register_family"]
 
 #: the rule-set name prefix of an external engine: ``engine:COMMAND``
 ENGINE_PREFIX = "engine:"
@@ -56,6 +57,9 @@ def register_family(prefix, factory):
 
 #: the universal rules, in the order a rule set asks them
 UNIVERSAL = (CShape, NearBorder, OlderLine, CountArea, ColourImbalance)
+#: the optional rules every set but ``none`` and ``oracle`` ends with, off unless switched on (``--on NAME``):
+#: **a new rule registers here** (one line); ``--on``'s help and the name checks read this tuple
+OPTIONAL = (FutureLines, TwoMatching, Closure, ExactAreas)
 #: the folder of the shipped pattern rules
 LIBRARY = pathlib.Path(__file__).with_name("library")
 
@@ -68,7 +72,7 @@ def library_rules():
     return out
 
 
-class OracleRules:
+class OracleRules(RuleSetBase):
     """A move is open only when the state after it has a completion (the perfect walker).
 
     Raises :class:`LabyrinthError` if the oracle cannot decide a move in time:
@@ -89,6 +93,7 @@ class OracleRules:
         self.oracle = oracle
 
     def open_moves(self, state):
+        """The moves after which the oracle finds a completion."""
         out = []
         for move in state.open_moves():
             nxt = state.after(move)
@@ -110,7 +115,16 @@ def _universal_rules(reach="global"):
 
 def _optional():
     """The optional rules every set but ``none`` and ``oracle`` ends with (off unless switched on)."""
-    return [FutureLines(), TwoMatching(), Closure(), ExactAreas()]
+    return [rule() for rule in OPTIONAL]
+
+
+def on_names():
+    """What ``--on`` takes, in words: the optional rules' names, then ``window:R``.
+
+    >>> on_names()
+    'future-lines, two-matching, closure, exact-areas, window:R with R from 1 to 5'
+    """
+    return ", ".join([r.name for r in _optional()] + [f"{WINDOW_PREFIX}R with R from 1 to {MAX_RADIUS}"])
 
 
 def _universal(off, on):
@@ -175,9 +189,8 @@ def get_rule_set(name, off=(), on=(), *, engine_timeout=None, engine_order=None)
     """A rule set by name (or a ``.rule`` file: universal rules + its patterns; or ``engine:COMMAND``).
 
     ``off`` names rules to switch off, ``on`` optional rules to switch on
-    (``future-lines``, ``two-matching``, ``closure``, and ``window:R`` for a
-    radius R from 1 to 5, which adds the window rule); unknown names are a
-    one-line error. An external
+    (:data:`OPTIONAL`, and ``window:R`` for a radius R from 1 to 5, which adds
+    the window rule: :func:`on_names`); unknown names are a one-line error. An external
     engine (``engine:COMMAND``) has no rules to switch, gets
     ``engine_timeout`` seconds per request and is asked in ``engine_order``
     (None: the order it prefers); it starts when first asked.

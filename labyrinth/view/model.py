@@ -17,7 +17,7 @@ True
 
 import dataclasses
 
-from labyrinth.engine.walker import heading
+from labyrinth.engine.frame import heading
 from labyrinth.errors import LabyrinthError
 
 __all__ = ["Blame", "PatternView", "StateView", "describe", "place_pattern", "stuck_pattern"]
@@ -180,23 +180,20 @@ def describe(state, rules=None, oracle=None, *, pattern=True, time_limit=10.0, f
 
 
 def _ask_rules(state, rules):
-    name = getattr(rules, "name", "rules")
+    name = rules.name
     free = state.open_moves()
-    if hasattr(rules, "decide"):
-        decision = rules.decide(state)
-        xy = state.board.xy
-        disabled = {}
-        for m in free:
-            if m in decision.open:
-                continue
-            seen = {}
-            for e in decision.disabled.get(m, ()):
-                seen.setdefault((e.rule, e.kind), []).extend(xy(c) for c in e.cells)
-            disabled[m] = tuple(Blame(r, k, tuple(dict.fromkeys(cells))) for (r, k), cells in seen.items()) \
-                or (Blame(name),)
-        return name, "".join(m for m in free if m in decision.open), disabled
-    open_ = rules.open_moves(state)
-    return name, open_, {m: (Blame(name),) for m in free if m not in open_}
+    decision = rules.decide(state)  # a set that does not explain blames itself (no rule named)
+    xy = state.board.xy
+    disabled = {}
+    for m in free:
+        if m in decision.open:
+            continue
+        seen = {}
+        for e in decision.disabled.get(m, ()):
+            seen.setdefault((e.rule, e.kind), []).extend(xy(c) for c in e.cells)
+        disabled[m] = tuple(Blame(r, k, tuple(dict.fromkeys(cells))) for (r, k), cells in seen.items()) \
+            or (Blame(name),)
+    return name, "".join(m for m in free if m in decision.open), disabled
 
 
 def stuck_pattern(dead, *, time_limit=10.0):
@@ -217,7 +214,7 @@ def place_pattern(pattern, dead):
     The pattern's page frame (the head at (0, 0), heading up the page) turns
     to the dead state's heading at its head.
     """
-    from labyrinth.rules.frame import page_to_board
+    from labyrinth.engine.frame import page_to_board
 
     n = dead.n
     hx, hy = dead.board.xy(dead.head)

@@ -127,7 +127,7 @@ def _walk_stats(campaigns, runs, sizes, cap, seed):
             rules = get_rule_set(name, off=off, on=on)
         except (LabyrinthError, OSError):
             continue  # a .rule file no longer there
-        if getattr(rules, "compiled", lambda: False)():
+        if rules.compiled():
             sets[_label(name, off, on)] = rules
         if len(sets) == 3:
             break

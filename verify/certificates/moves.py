@@ -15,8 +15,7 @@ __all__ = ["closed_certificates", "closed_moves"]
 
 def closed_moves(state, rules):
     """The moves into free cells that ``rules`` leaves closed at ``state``, in U, D, L, R order."""
-    decide = getattr(rules, "decide", None)
-    open_now = decide(state).open if decide is not None else rules.open_moves(state)
+    open_now = rules.decide(state).open if rules.explains else rules.open_moves(state)
     return [m for m in state.open_moves() if m not in open_now]
 
 

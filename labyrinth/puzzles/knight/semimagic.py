@@ -35,9 +35,9 @@ from labyrinth.jobs.pool import WorkerPool
 from labyrinth.puzzles.knight import _semimagic_kernel as _k
 from labyrinth.puzzles.knight._magic_common import (
     MAGIC_SUM,
-    N,
     SIZE,
     Conditions,
+    N,
     canonical,
     check_magic,
     grid_of,

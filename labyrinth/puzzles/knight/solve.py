@@ -7,6 +7,7 @@ minority), and an odd board has no closed tour at all (a cycle alternates
 colours, so it has as many cells of each).
 """
 
+from labyrinth.puzzles.knight.board import knight_puzzle
 from oracle.solve import (
     NO_SOLUTION,
     SOLVED,
@@ -15,7 +16,6 @@ from oracle.solve import (
     require,
     solve_puzzle,
 )
-from labyrinth.puzzles.knight.board import knight_puzzle
 
 __all__ = ["NO_SOLUTION", "SOLVED", "UNKNOWN", "Solution", "require", "tour"]
 

@@ -10,27 +10,8 @@ is written in :mod:`labyrinth.core.count`; this module fixes the leaps.
 """
 
 from labyrinth.core import count as _core
-from labyrinth.core.count import (  # noqa: F401  (the count's helpers, under their old names)
-    _CTX,
-    MAX_CELLS,
-    PROP_MIN,
-    SLICE_NODES,
-    PathCount,
-    Plan,
-    _ensure,
-    _init,
-    default_memo_log2,
-    memo_band,
-    read_log,
-)
+from labyrinth.core.count import MAX_CELLS, PathCount, Plan
 from labyrinth.core.count_estimate import estimate as _estimate
-from labyrinth.core.count_plan import (  # noqa: F401
-    _half_prefixes,
-    _prefixes,
-    _prefixes_from,
-    default_depth,
-)
-from labyrinth.errors import LabyrinthError, TimeLimitError  # noqa: F401
 from labyrinth.puzzles.numbers.board import LEAPS
 
 __all__ = ["MAX_CELLS", "NumbersCount", "Plan", "count_solutions", "estimate", "plan"]
@@ -53,7 +34,3 @@ def estimate(n, **options):
     """Knuth's estimate of an n x n count's paths and time (:func:`~labyrinth.core.count_estimate.estimate`)."""
     return _estimate(n, LEAPS, **options)
 
-
-def _count_unit(n, name, kind, cells, ends, deadline):
-    """One unit of the count of an n x n board (:func:`labyrinth.core.count._count_unit`)."""
-    return _core._count_unit(n, LEAPS, name, kind, cells, ends, deadline)

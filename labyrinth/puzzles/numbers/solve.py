@@ -6,6 +6,7 @@ has a solution iff every image of s has one), so "no solution" is proven over
 every start while each orbit is searched once.
 """
 
+from labyrinth.puzzles.numbers.board import numbers_puzzle
 from oracle.solve import (
     NO_SOLUTION,
     SOLVED,
@@ -15,7 +16,6 @@ from oracle.solve import (
     solve_puzzle,
     start_orbits,
 )
-from labyrinth.puzzles.numbers.board import numbers_puzzle
 
 __all__ = ["NO_SOLUTION", "SOLVED", "UNKNOWN", "Solution", "require", "solve", "start_orbits"]
 

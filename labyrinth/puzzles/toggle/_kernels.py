@@ -117,16 +117,6 @@ def chase_columns(z, n):
     return x, res
 
 
-@njit(cache=True)
-def popcount_rows(x):
-    """Set bits of a packed array."""
-    total = 0
-    for i in range(x.shape[0]):
-        for k in range(x.shape[1]):
-            total += popcount(x[i, k])
-    return total
-
-
 # ---------------------------------------------------------------- minimum presses: the switching core
 
 
