@@ -39,12 +39,12 @@ __all__ = ["KIND", "SettingsDiffer", "StatsResult", "estimate", "open_campaign",
 KIND = "stats"
 #: cells a unit walks at most (cap x n x n a run: a run of a sound set is nearly always censored), so that a
 #: unit takes seconds to minutes on any size, and a stop or a kill loses little
-UNIT_CELLS = 4_000_000
+UNIT_CELLS = 1_000_000
 #: a size's runs are cut into at least this many units (while it has that many runs): the estimate and the
 #: progress need several, a cluster needs many
 MIN_UNITS = 20
-#: the run numbers the estimate's timed walks use: past any campaign's runs (their walks are not its walks)
-PROBE_RUN = 1 << 31
+#: the run numbers the estimate's timed walks use: past any campaign's runs (--runs is at most 10**9 < 2**30)
+PROBE_RUN = 1 << 30
 #: seconds of timed walks per size for the estimate (at least one walk, at most :data:`PROBE_WALKS`)
 PROBE_SECONDS = 0.5
 PROBE_WALKS = 50

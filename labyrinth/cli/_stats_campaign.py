@@ -63,7 +63,8 @@ def _estimate_line(est, args, units_left):
     parts = []
     for s in est["sizes"]:
         if s["how"] == "stored":
-            how = f"from its {s['units']} units stored: {s['walks_a_run']:.1f} walks a run"
+            blocks = f"{s['units']} block{'s' if s['units'] > 1 else ''}"
+            how = f"from its {blocks} of runs stored: {s['walks_a_run']:.1f} walks a run"
         elif s["bound"]:
             how = (f"{s['walks']} walks timed here, none stuck: up to {s['walks_a_run']:.0f} walks a run "
                    f"(the cap)")
@@ -120,7 +121,7 @@ def run_stats_campaign(args, sizes, stats_row, stats_table):
         if not left:
             note(f"{head}: every block is stored")
             return
-        note(f"{head}; timing a few walks a size for the estimate...")
+        note(f"{head}; estimating (a few walks timed on each size with no block stored yet)...")
         note(_estimate_line(estimate(rules, sizes, args.runs, args.seed, args.cap, done), args, len(left)))
         bar.append(progress_bar(len(sizes) * args.runs, unit="run", desc="stats", disable=not show))
         advance(bar[0], stored)
