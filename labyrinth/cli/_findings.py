@@ -43,7 +43,7 @@ def _findings_list(args):
                 if args.json:
                     emit(r)
                 else:
-                    print(f"{r['id']:>4}  {r['kind']:<10}  rules {r['rules']:<10}  {r['params']}  "
+                    print(f"{r['id']:>4}  {r['kind']:<10}  rules {r['rules'] or '-':<10}  {r['params']}  "
                           f"{'finished' if r['finished'] else 'unfinished'}")
             return EXIT_OK
         if args.what == "patterns":
