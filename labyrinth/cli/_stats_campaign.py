@@ -144,7 +144,10 @@ def run_stats_campaign(args, sizes, stats_row, stats_table):
                 b.close()
             result = stored_results(store, stop.campaign)
             rows = [stats_row(result.stats[n], rules, args) for n in sizes if result.size_complete(n)]
-            if rows and not args.json:
+            if args.json:
+                for row in rows:
+                    emit(row)
+            elif rows:
                 stats_table(rows, rules, args)
             partial = ", ".join(f"{n}x{n}: {result.stats[n].runs} of {args.runs} runs" for n in sizes
                                 if n in result.stats and not result.size_complete(n))
