@@ -72,6 +72,8 @@ def _campaign(args):
     if args.command == "audit":
         keys = ("n", "rules", "off", "on", "engine", "walks", "seed", "exhaustive", "split", "trace", "backend")
         return args.db, tuple(str(getattr(args, k, None)) for k in keys)
+    if args.command == "stats" and args.db is not None:
+        return args.db, tuple(str(getattr(args, k, None)) for k in ("n", "rules", "off", "on", "seed", "cap", "runs"))
     if args.command == "knight" and getattr(args, "all", False) and not args.symmetric:
         return args.db, (args.closed, args.diagonals, args.scope, args.depth)
     return None

@@ -140,3 +140,21 @@ def test_a_knight_magic_campaign_on_ray_matches_the_local_one(tmp_path, ray_clus
     ray_out, local_out = json.loads(on_ray.stdout), json.loads(local.stdout)
     assert ray_out["grids"] == local_out["grids"] and ray_out["classes"] >= 1
     assert ray_out["units_done"] == ray_out["units_total"] == local_out["units_total"]
+
+
+def test_a_stats_campaign_on_ray_gives_the_rows_of_a_plain_run(tmp_path, ray_cluster):
+    """Issue 40 (3): the walk statistic's blocks of runs as Ray tasks; the rows of a run without a store."""
+    args = [sys.executable, "-m", "labyrinth.cli", "stats", "-n", "7,9", "--rules", "fast", "--runs", "40",
+            "--cap", "50", "--seed", "2", "--json", "--no-progress"]
+    on_ray = subprocess.run([*args, "--db", str(tmp_path / "s.db"), "--executor", "ray", "--address", ray_cluster],
+                            capture_output=True, text=True, timeout=900)
+    assert on_ray.returncode == 0, on_ray.stderr[-2000:]
+    plain = subprocess.run(args, capture_output=True, text=True, timeout=900)
+    assert plain.returncode == 0, plain.stderr[-2000:]
+
+    def rows(text):
+        out = [json.loads(line) for line in text.splitlines() if line.strip()]
+        return [{k: v for k, v in r.items() if k != "seconds"} for r in out]
+
+    assert rows(on_ray.stdout) == rows(plain.stdout) and len(rows(plain.stdout)) == 2
+    assert "estimate: " in on_ray.stderr and "of one core of this machine" in on_ray.stderr

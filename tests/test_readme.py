@@ -62,6 +62,17 @@ LEFT_OUT = {
         "on a small campaign",
     "labyrinth knight magic --all --db out/m.db --jobs 2 --resume --first same-orbit":
         "hours (the 22 pairs, then the whole enumeration); tests/test_knight_semimagic.py runs a pair first",
+    "labyrinth stats -n 41,61 --rules strong --runs 10000 --db out/curve.db --jobs 2":
+        "hours on 2 cores (issue 40's curve); tests/test_stats_campaign.py runs, kills and resumes a small campaign",
+    "labyrinth stats -n 41,61 --rules strong --runs 10000 --db out/curve.db --jobs 2 --resume":
+        "hours on 2 cores; tests/test_stats_campaign.py resumes a killed campaign to the same rows",
+    "labyrinth stats -n 41,61,81,101 --rules strong --runs 10000 --db out/curve-ray.db --executor ray --address "
+    "HEAD:6379": "needs a Ray cluster at HEAD:6379; tests/test_ray.py runs a stats campaign on a local cluster",
+    "labyrinth stats -n 41,61,81,101 --rules strong --runs 10000 --db out/strong-101.db --jobs 2":
+        "days on 2 cores (the curve to 101x101); tests/test_stats_campaign.py runs a small campaign",
+    "labyrinth stats -n 41,61,81,101 --rules strong --runs 10000 --db out/strong-101-ray.db --executor ray "
+    "--address HEAD:6379": "needs a Ray cluster at HEAD:6379; tests/test_ray.py runs a stats campaign on a local "
+                           "cluster",
     "labyrinth knight magic --backend cpsat --time-limit 60":
         "a minute, then exit 3 (CP-SAT finds nothing on 8x8); tests/test_knight_magic.py checks the model on small boards",
 }

@@ -196,7 +196,12 @@ def _stored_units(db, line, what="units"):
 
 CASES = [
     Case("stats", ["stats", "-n", "11", "--rules", "strong", "--runs", "100000", "--jobs", "2", "--no-progress"],
-         _with_workers(2), ["runs done", "nothing stored (stats keeps no store)"], workers=2),
+         _with_workers(2), ["runs done", "nothing stored (stats keeps no store without --db FILE)"], workers=2),
+    Case("stats-db", ["stats", "-n", "11", "--rules", "strong", "--runs", "100000", "--jobs", "2", "--db",
+                      "{tmp}/s.db", "--no-progress"],
+         _at_least(1, lambda tmp: _units(tmp / "s.db")), ["units stored in", "continue with: labyrinth stats",
+                                                          "--resume"],
+         stored=lambda tmp, line: _stored_units(tmp / "s.db", line), workers=2),
     Case("stats-serial", ["stats", "-n", "11", "--rules", "strong", "--runs", "100000", "--no-progress"],
          _after(3), ["runs done", "nothing stored"]),
     Case("audit", ["audit", "-n", "11", "--rules", "universal", "--walks", "5000", "--seed", "1", "--no-patterns",

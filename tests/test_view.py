@@ -243,14 +243,54 @@ def test_report_rows_name_every_kind_of_campaign_and_count_an_unfinished_one_s_u
         walks = store.start_campaign("walks", {"n": 9, "walks": 20, "seed": 4, "kind": "walks"}, seed=4)
         knight = store.start_campaign("knight-semimagic", {"board": 8, "closed": False, "diagonals": False,
                                                            "depth": 2})
+        stats = store.start_campaign("stats", {"sizes": [7, 9], "rules": "fast", "off": [], "on": [], "runs": 4,
+                                               "seed": 0, "cap": 5}, seed=0, rules="fast")
         for i, found in enumerate((2, 3)):
             store.record_unit(walks, f"walk {i}", [], {"walks": 1, "findings": {"missed-dead": found}})
+        store.record_unit(stats, "7x7 runs 0-1", [], {"runs": 2, "walks": 7, "walkthroughs": 6, "stuck": 1,
+                                                      "censored": 1, "samples": [5, 1], "seconds": 0.1})
         rows = {r["id"]: campaign_row(r, store) for r in store.campaigns()}
     assert board_and_run(rows[trace]) == ("research files", "3 files, their recorded options")
     assert board_and_run(rows[walks]) == ("9x9", "20 walks, seed 4")
     assert board_and_run(rows[knight]) == ("8x8", "knight-semimagic")
+    assert board_and_run(rows[stats]) == ("7x7, 9x9", "walk statistic: 4 runs a size, each up to 5 walkthroughs, "
+                                                      "seed 0")
     assert rows[walks]["totals"] == {"walks": 2, "findings": {"missed-dead": 5}}
+    assert rows[stats]["totals"]["walks"] == 7 and rows[stats]["totals"]["stuck"] == 1
     assert not any("None" in " ".join(board_and_run(r)) for r in rows.values())
+
+
+def test_every_store_reader_takes_a_store_with_one_campaign_of_each_kind(tmp_path, capsys):
+    """The readers of the store (findings list, the report, a stats campaign's results) take every kind of
+    campaign the commands write, finished or not."""
+    from labyrinth.cli import main
+    from labyrinth.view.report import build_report
+    from verify import Store
+    from verify.stats_campaign import stored_results
+
+    db = str(tmp_path / "all.db")
+    assert main(["audit", "-n", "5", "--walks", "2", "--db", db, "--no-progress"]) == 0
+    assert main(["stats", "-n", "5,7", "--rules", "fast", "--runs", "4", "--cap", "5", "--db", db,
+                 "--no-progress"]) == 0
+    with Store(db) as store:
+        store.start_campaign("trace", {"kind": "trace", "files": 3, "digest": "ab"})
+        store.start_campaign("knight-semimagic", {"board": 8, "closed": False, "diagonals": False, "depth": 2})
+        unfinished = store.start_campaign("stats", {"sizes": [9], "rules": "fast", "off": [], "on": [], "runs": 40,
+                                                    "seed": 0, "cap": 5}, seed=0, rules="fast")  # 2 runs a unit
+        store.record_unit(unfinished, "9x9 runs 0-1", [], {"runs": 2, "walks": 3, "walkthroughs": 1, "stuck": 2,
+                                                           "censored": 0, "samples": [1, 0], "seconds": 0.1})
+        kinds = sorted(c["kind"] for c in store.campaigns())
+        page = build_report(store, stats_runs=0, timing=0, gallery=0)
+        partial = stored_results(store, unfinished)
+    assert kinds == ["knight-semimagic", "stats", "stats", "trace", "walks"]
+    assert "walk statistic: 4 runs a size" in page and "7x7" in page
+    assert not partial.complete and partial.stats[9].runs == 2 and not partial.size_complete(9)
+    capsys.readouterr()
+    for what in ("campaigns", "findings", "patterns"):
+        for extra in ([], ["--json"]):
+            assert main(["findings", "list", what, "--db", db, *extra]) == 0, (what, extra)
+    listed = capsys.readouterr().out
+    assert listed.count("stats") >= 4 and "Traceback" not in listed
 
 
 # --- the viewer's server -------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from labyrinth.cli._common import (
     stop_message,
 )
 from labyrinth.cli._limits import MAX_N, check_size, positive_int, seed, size_args
+from labyrinth.cli._stats_campaign import add_campaign_options, campaign_asked, run_stats_campaign
 from labyrinth.errors import LabyrinthError
 
 
@@ -49,6 +50,7 @@ def register(sub):
     stats.add_argument("--json", action="store_true")
     size_args(stats, "stats")
     stats.add_argument("--no-progress", action="store_true")
+    add_campaign_options(stats)
     stats.set_defaults(run=_stats, stoppable=True)
 
 
@@ -104,11 +106,13 @@ def _enumerate(args):
 
 
 def _stats(args):
-    from labyrinth.engine.walker import STUDY_7X7_RULES, walk_statistics
+    from labyrinth.engine.walker import walk_statistics
 
     sizes = board_sizes(args.n, "stats", args.allow_large)
     if args.runs < 1 or args.cap < 1:
         raise LabyrinthError("--runs and --cap must be at least 1", token=f"{args.runs},{args.cap}")
+    if campaign_asked(args):
+        return run_stats_campaign(args, sizes, stats_row, _stats_table)
     rules = rule_set(args)
     rows = []
     for n in sizes:
@@ -129,22 +133,29 @@ def _stats(args):
             done = ", ".join(f"{r['n']}x{r['n']}" for r in rows)
             raise stop_message(stop, f"{n}x{n}: {seen[0]} of {args.runs} runs done"
                           + (f" ({done} finished, shown)" if done else "")
-                          + "; nothing stored (stats keeps no store)") from None
+                          + "; nothing stored (stats keeps no store without --db FILE)") from None
         bar.close()
-        rate, low, high = st.stuck_rate
-        per = st.walkthroughs_per_stuck
-        row = {"n": n, "rules": rules_label(rules, args), "runs": st.runs, "mean": round(st.mean, 3),
-               "ci95": [round(st.low, 3), round(st.high, 3)], "study": STUDY_7X7_RULES.get(n),
-               "completion_rate": round(st.completion_rate, 4), "walks": st.walks, "stuck": st.stuck,
-               "stuck_per_walk": rate, "stuck_per_walk_ci95": [low, high],
-               "walkthroughs_per_stuck": None if per is None else round(per, 2), "censored": st.censored,
-               "cap": args.cap, "seconds": round(st.seconds, 2)}
+        row = stats_row(st, rules, args)
         rows.append(row)
         if args.json:
             emit(row)
     if not args.json:
         _stats_table(rows, rules, args)
     return EXIT_OK
+
+
+def stats_row(st, rules, args):
+    """One size's figures (a :class:`~labyrinth.engine.walker.WalkStats`) as ``stats`` prints and emits them."""
+    from labyrinth.engine.walker import STUDY_7X7_RULES
+
+    rate, low, high = st.stuck_rate
+    per = st.walkthroughs_per_stuck
+    return {"n": st.n, "rules": rules_label(rules, args), "runs": st.runs, "mean": round(st.mean, 3),
+            "ci95": [round(st.low, 3), round(st.high, 3)], "study": STUDY_7X7_RULES.get(st.n),
+            "completion_rate": round(st.completion_rate, 4), "walks": st.walks, "stuck": st.stuck,
+            "stuck_per_walk": rate, "stuck_per_walk_ci95": [low, high],
+            "walkthroughs_per_stuck": None if per is None else round(per, 2), "censored": st.censored,
+            "cap": args.cap, "seconds": round(st.seconds, 2)}
 
 
 def _stats_table(rows, rules, args):

@@ -28,6 +28,7 @@ __all__ = [
     "enumerate_walks",
     "random_walk",
     "random_walks",
+    "runs_statistics",
     "walk_runs",
     "walk_statistics",
     "wilson",
@@ -358,13 +359,26 @@ def walk_statistics(n, rules, runs, seed, cap=100, progress=None, jobs=1):
             walks += ran
             if progress is not None:
                 progress(r + 1)
+    return runs_statistics(n, samples, walks, cap, time.perf_counter() - t0)
+
+
+def runs_statistics(n, samples, walks, cap, seconds=0.0):
+    """The :class:`WalkStats` of runs whose walkthrough counts are ``samples`` (in run order) and took ``walks``.
+
+    What :func:`walk_statistics` reports, from runs done anywhere (a campaign's
+    stored units, :func:`walk_runs`): the same samples give the same figures.
+
+    >>> st = runs_statistics(9, [3, 100, 1], 106, cap=100)
+    >>> st.mean, st.censored, st.stuck
+    (34.666666666666664, 1, 2)
+    """
+    runs = len(samples)
     censored = sum(1 for x in samples if x >= cap)
     stuck = runs - censored
-    mean = sum(samples) / runs
+    mean = sum(samples) / runs if runs else 0.0
     var = sum((x - mean) ** 2 for x in samples) / (runs - 1) if runs > 1 else 0.0
-    half = 1.96 * (var / runs) ** 0.5
-    return WalkStats(n, runs, mean, max(0.0, mean - half), mean + half, censored, walks, time.perf_counter() - t0,
-                     stuck)
+    half = 1.96 * (var / runs) ** 0.5 if runs else 0.0
+    return WalkStats(n, runs, mean, max(0.0, mean - half), mean + half, censored, walks, seconds, stuck)
 
 
 def _parallel_runs(n, rules, runs, seed, cap, progress, jobs):

@@ -43,6 +43,10 @@ def board_and_run(c):
         return f"{p.get('n')}x{p.get('n')}", "exhaustive" + (f", split {p['split']}" if p.get("split") else "")
     if kind == "trace":
         return "research files", f"{p.get('files', '?')} files, their recorded options"
+    if kind == "stats" and p.get("sizes"):
+        sizes = ", ".join(f"{n}x{n}" for n in p["sizes"])
+        return sizes, (f"walk statistic: {p.get('runs')} runs a size, each up to {p.get('cap')} walkthroughs, "
+                       f"seed {p.get('seed')}")
     if kind == "walks" and p.get("n") is not None:
         return f"{p['n']}x{p['n']}", f"{p.get('walks')} walks, seed {c.get('seed')}"
     board = p.get("board", p.get("n"))
