@@ -220,8 +220,8 @@ def estimate(rules, sizes, runs, seed, cap, done=None, *, probe_seconds=PROBE_SE
     ``probe_seconds`` or :data:`PROBE_WALKS` walks, on runs no campaign uses)
     and a run is taken to last until its first stuck walk at the rate those
     walks got stuck, or ``cap`` walks when none did (``how``: ``timed``; then
-    the figure is an upper bound, ``bound`` true). Compile the rule set's
-    kernels first (a walk on a small board): compiling is not walking.
+    the figure is an upper bound, ``bound`` true). One walk first, untimed,
+    compiles (or loads) the rule set's kernels: compiling is not walking.
     """
     from labyrinth.engine.walker import walk_runs
 
