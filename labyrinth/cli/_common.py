@@ -10,7 +10,7 @@ from pathlib import Path
 from labyrinth.cli._limits import seconds
 from labyrinth.cli._progress import advance, progress_bar  # noqa: F401 (the commands import them from here)
 from labyrinth.errors import LabyrinthError
-from labyrinth.files import file_status
+from labyrinth.files import file_status, writable_output  # noqa: F401 (the commands import it from here)
 
 EXIT_OK, EXIT_FINDING, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 
