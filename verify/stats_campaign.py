@@ -32,7 +32,7 @@ import time
 
 from labyrinth.errors import SIGINT, CampaignInterrupted, LabyrinthError
 
-__all__ = ["KIND", "SettingsDiffer", "StatsResult", "estimate", "open_campaign", "plan_units", "run_campaign",
+__all__ = ["KIND", "SettingsDiffer", "StatsResult", "estimate", "open_campaign", "parse_unit", "plan_units", "run_campaign",
            "runs_per_unit", "stored_results", "unit_name"]
 
 #: the campaign kind in the store
@@ -75,8 +75,12 @@ def unit_name(n, first, stop):
     return f"{n}x{n} runs {first}-{stop - 1}"
 
 
-def _parse_unit(name):
-    """``(n, first, stop)`` of a unit's name (see :func:`unit_name`)."""
+def parse_unit(name):
+    """``(n, first, stop)`` of a unit's name (see :func:`unit_name`).
+
+    >>> parse_unit("41x41 runs 0-9")
+    (41, 0, 10)
+    """
     board, _, span = name.partition(" runs ")
     first, _, last = span.partition("-")
     return int(board.partition("x")[0]), int(first), int(last) + 1
@@ -191,7 +195,7 @@ def stored_results(store, campaign):
     done = {u: t for u, t in store.done_units(campaign).items() if u in plan}
     per = {}
     for name, t in done.items():
-        n, first, stop = _parse_unit(name)
+        n, first, stop = parse_unit(name)
         samples = t.get("samples", ())
         if len(samples) != stop - first or any(not isinstance(x, int) or not 0 <= x <= cap for x in samples):
             raise StoreError(f"campaign {campaign}'s unit {name!r} holds no valid walkthrough counts",
