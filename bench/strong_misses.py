@@ -7,7 +7,7 @@ seed) this script walks it again, finds its first dead step with the oracle
 (bisection over prefixes, :func:`oracle.analysis.dead_step_bounds`), shrinks
 the dead state to its minimal stuck pattern (:func:`verify.minimize.minimal_pattern`)
 and asks which optional argument switched on over `strong` would have closed the
-fatal move (``exact-areas``, ``window:R``). Each miss is stored in a JSON-lines
+fatal move (``probe``, ``exact-areas``, ``window:R``). Each miss is stored in a JSON-lines
 file as it is done (a stop loses only the one in hand; the next run goes on),
 then ``reports/strong-misses.md`` lists them: the next rule to write is visible there.
 
@@ -37,7 +37,7 @@ from verify.minimize import LEGEND, PatternError, minimal_pattern  # noqa: E402
 from verify.store import Store  # noqa: E402
 
 #: the arguments tried over `strong` on the state before the fatal move, cheapest first
-ARGUMENTS = ("exact-areas", "window:3", "window:5")
+ARGUMENTS = ("probe", "exact-areas", "window:3", "window:5")
 
 
 def stuck_walks(store, rules_name):
@@ -77,7 +77,10 @@ def miss(n, seed, index, rules, time_limit):
     dead = walk.state.prefix(hi)
     before = walk.state.prefix(hi - 1)
     move = walk.state.board.split(walk.state.moves)[hi - 1]
-    rec |= {"first_dead_step": hi, "move": move, "free_at_dead": dead.free_count}
+    rec |= {"first_dead_step": hi, "move": move, "free_at_dead": dead.free_count, "seen_after": walk.state.steps - hi,
+            # one step of look-ahead (singleton consistency on the new head's options) closes the fatal move
+            # exactly when the set itself closes every move of the dead state
+            "lookahead": dead.head != dead.board.end and rules.open_moves(dead) == ""}
     try:
         pattern = minimal_pattern(dead, time_limit=time_limit)
         xs = [x for x, _, _ in pattern.facts]
@@ -119,15 +122,18 @@ def report(recs, args):
              "bisection); *free*: free cells then; *pattern*: the minimal stuck pattern of that state (the fewest "
              "cell facts that alone leave it dead, re-verified), its extent and facts; *closed by*: the optional "
              "arguments that, switched on over `strong` (`--on`), close the fatal move.", "",
-             "| n | walk (seed, index) | stuck after | dead at (move) | free then | pattern extent | facts | "
-             "closed by |", "|---|---|---|---|---|---|---|---|"]
+             "*seen after*: the steps the walk took from the dead state until it got stuck (0: the set closes "
+             "every move of the dead state, so one step of look-ahead at the new head, singleton consistency on its "
+             "options, would have closed the fatal move).", "",
+             "| n | walk (seed, index) | stuck after | dead at (move) | seen after | free then | pattern extent | "
+             "facts | closed by |", "|---|---|---|---|---|---|---|---|---|"]
     for (n, seed, index), r in sorted(recs.items()):
         dead = (f"{r['first_dead_step']} ({r['move']})" if "first_dead_step" in r
                 else f"between {r['first_dead_between'][0]} and {r['first_dead_between'][1]} (timeout)"
                 if "first_dead_between" in r else r.get("error", "?"))
         ext = "x".join(map(str, r["extent"])) if "extent" in r else r.get("pattern_error", "")
         lines.append(f"| {n} | {seed}, {index >> 32}<<32+{index & 0xFFFFFFFF} | {r['steps']} steps, "
-                     f"{r['free_left']} free | {dead} | {r.get('free_at_dead', '')} | {ext} | "
+                     f"{r['free_left']} free | {dead} | {r.get('seen_after', '')} | {r.get('free_at_dead', '')} | {ext} | "
                      f"{r.get('facts', '')} | {', '.join(r.get('closed_by', ())) or 'none'} |")
     counts = {}
     for r in recs.values():
@@ -139,6 +145,12 @@ def report(recs, args):
     else:
         lines.append(f"- {len(recs)} stuck walks; closed by an optional argument: "
                      + (", ".join(f"{a} {k}" for a, k in counts.items()) or "none") + ".")
+        seen = sorted(r["seen_after"] for r in recs.values() if "seen_after" in r)
+        if seen:
+            ahead = sum(1 for r in recs.values() if r.get("lookahead"))
+            lines.append(f"- {ahead} of {len(seen)} would be closed by one step of look-ahead at the head; the "
+                         f"walk went on for a median of {seen[len(seen) // 2]} steps (most {seen[-1]}) after the "
+                         f"first dead step before it got stuck.")
         widths = sorted(max(r["extent"]) for r in recs.values() if "extent" in r)
         if widths:
             lines.append(f"- Pattern extents (the longer side): {', '.join(map(str, widths))}; "
@@ -160,6 +172,7 @@ def main(argv=None):
     parser.add_argument("--report", default=str(ROOT / "reports" / "strong-misses.md"))
     parser.add_argument("--time-limit", type=float, default=120.0, help="seconds an oracle query or a pattern")
     parser.add_argument("--max-n", type=int, default=101, help="leave out the misses of larger boards")
+    parser.add_argument("--per-size", type=int, default=None, help="look at most at this many misses of a size")
     parser.add_argument("--report-only", action="store_true")
     args = parser.parse_args(argv)
     path = pathlib.Path(args.misses)
@@ -167,7 +180,10 @@ def main(argv=None):
     try:
         if not args.report_only:
             with Store(args.db, create=False, write=False) as store:
-                todo = [w for w in stuck_walks(store, args.rules) if w not in recs and w[0] <= args.max_n]
+                todo = [w for w in stuck_walks(store, args.rules) if w[0] <= args.max_n]
+            if args.per_size is not None:  # the first misses of each size, in walk order
+                todo = [w for w in todo if sum(1 for v in todo if v[0] == w[0] and v < w) < args.per_size]
+            todo = [w for w in todo if w not in recs]
             print(f"{len(todo)} stuck walks to look at ({len(recs)} done before)", flush=True)
             rules = get_rule_set(args.rules)
             rules.start()

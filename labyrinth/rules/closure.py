@@ -47,7 +47,7 @@ from labyrinth.rules._lines import CTRL, FRC, NEED, OPT, POP
 from labyrinth.rules.base import DISABLE, CompiledRule
 from labyrinth.rules.matching import ROWS as _MATCHING_ROWS
 
-__all__ = ["BASE", "CODE", "Closure", "ROWS", "closure_dead", "closure_masks", "closure_witness"]
+__all__ = ["BASE", "CODE", "Closure", "ROWS", "closure_dead", "closure_masks", "closure_rounds", "closure_witness"]
 
 CODE = 8
 #: first scratch row of the closure (after the two-matching's rows)
@@ -314,7 +314,7 @@ def _connected(nb, w, head):
 
 
 @njit(cache=True)
-def _rounds(nb, colour, w, start, cells):
+def closure_rounds(nb, colour, w, start, cells):
     """The matching, its filtering and connectedness, with the propagation, to a fixed point (or the round
     limit) from the future lines in the work rows; 0, or how many ``cells`` show a contradiction."""
     size = w.shape[1]
@@ -351,7 +351,7 @@ def closure_dead(nb, colour, end, taken, head, free_left, w, cells):
     k = _lines.lines_dead(nb, end, taken, head, free_left, w, cells)
     if k:
         return k
-    return _rounds(nb, colour, w, head, cells)
+    return closure_rounds(nb, colour, w, head, cells)
 
 
 @njit(cache=True)
@@ -440,7 +440,7 @@ def closure_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntri
         first = False
         k = _lines.after_move(nb, w, head, d, trig[d])
         if k == 0:
-            k = _rounds(nb, colour, w, head, trig[d])
+            k = closure_rounds(nb, colour, w, head, trig[d])
         if k:
             out |= 1 << d
             ntrig[d] = k

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from labyrinth.engine.board import MOVES
-from labyrinth.rules import _lines, _witness, areas, closure, exact_areas, matching, window as windows
+from labyrinth.rules import _lines, _witness, areas, closure, exact_areas, matching, probe, window as windows
 from labyrinth.rules._lines import lines_masks
 from labyrinth.rules.areas import area_verdict
 from labyrinth.rules.closure import closure_masks
@@ -19,6 +19,7 @@ from labyrinth.rules.base import FORCE, CompiledRule, Effect
 from labyrinth.rules.cshape import cshape
 from labyrinth.rules.frame import Tables
 from labyrinth.rules.matching import matching_masks
+from labyrinth.rules.probe import probe_masks
 from labyrinth.rules._random import GOLDEN as _GOLDEN, mix as _mix
 from labyrinth.rules.window import WINDOW_BASE, window_masks
 from labyrinth.rules.patterns import (
@@ -64,6 +65,8 @@ def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scrat
         return matching_masks(nb, colour, end, taken, head, free_count, 15, scratch, trig, ntrig, False)
     if code == closure.CODE:
         return closure_masks(nb, colour, end, taken, head, free_count, 15, scratch, trig, ntrig) & 255
+    if code == probe.CODE:
+        return probe_masks(nb, colour, end, taken, head, free_count, 15, scratch, trig, ntrig)
     if WINDOW_BASE < code <= WINDOW_BASE + windows.MAX_RADIUS:
         return window_masks(nb, n, end, taken, head, code - WINDOW_BASE, 15, window, trig, ntrig)
     if code == exact_areas.CODE:
@@ -273,6 +276,9 @@ def _ask(order, nb, colour, n, end, taken, head, heading, free_count, scratch, a
             m = closure_masks(nb, colour, end, taken, head, free_count, free & ~disabled & ~live, scratch, trig, ntrig)
             live |= (m >> 8) & 15
             m &= 255
+            i += 1
+        elif code == probe.CODE:
+            m = probe_masks(nb, colour, end, taken, head, free_count, free & ~disabled & ~live, scratch, trig, ntrig)
             i += 1
         elif WINDOW_BASE < code <= WINDOW_BASE + windows.MAX_RADIUS:
             m = window_masks(nb, n, end, taken, head, code - WINDOW_BASE, free & ~disabled & ~live, window, trig,

@@ -9,9 +9,11 @@
 * ``strong``: sound rules only: the C-shape, the two-matching (which also
   proves moves live, so the rules after it are not asked about them), the
   four area rules and the closure (:mod:`labyrinth.rules.closure`);
+* ``strong+``: ``strong`` with the probe (:mod:`labyrinth.rules.probe`), the
+  closure tried once more for each way on from the cell a move enters;
 * ``none``: every free neighbour is open;
 * every set but ``none`` and ``oracle`` ends with the optional rules
-  ``future-lines``, ``two-matching``, ``closure`` and ``exact-areas``, off
+  ``future-lines``, ``two-matching``, ``closure``, ``exact-areas`` and ``probe``, off
   unless switched on (``on=["future-lines"]``); ``on=["window:3"]`` adds the
   window rule of radius 3 (:mod:`labyrinth.rules.window`);
 * ``oracle``: a move is open only when the state after it has a completion.
@@ -36,6 +38,7 @@ from labyrinth.rules.future import FutureLines
 from labyrinth.rules.language import load_rules
 from labyrinth.rules.matching import TwoMatching
 from labyrinth.rules.patterns import PatternRule
+from labyrinth.rules.probe import HeadProbe
 from labyrinth.rules.ruleset import RuleSet
 from labyrinth.rules.window import MAX_RADIUS, WindowRule
 
@@ -59,7 +62,7 @@ def register_family(prefix, factory):
 UNIVERSAL = (CShape, NearBorder, OlderLine, CountArea, ColourImbalance)
 #: the optional rules every set but ``none`` and ``oracle`` ends with, off unless switched on (``--on NAME``):
 #: **a new rule registers here** (one line); ``--on``'s help and the name checks read this tuple
-OPTIONAL = (FutureLines, TwoMatching, Closure, ExactAreas)
+OPTIONAL = (FutureLines, TwoMatching, Closure, ExactAreas, HeadProbe)
 #: the folder of the shipped pattern rules
 LIBRARY = pathlib.Path(__file__).with_name("library")
 
@@ -122,7 +125,7 @@ def on_names():
     """What ``--on`` takes, in words: the optional rules' names, then ``window:R``.
 
     >>> on_names()
-    'future-lines, two-matching, closure, exact-areas, window:R with R from 1 to 5'
+    'future-lines, two-matching, closure, exact-areas, probe, window:R with R from 1 to 5'
     """
     return ", ".join([r.name for r in _optional()] + [f"{WINDOW_PREFIX}R with R from 1 to {MAX_RADIUS}"])
 
@@ -141,9 +144,18 @@ def _fast(off, on):
 
 def _strong(off, on):
     """Sound rules only: the universal rules, the two-matching (which also proves moves live), the closure."""
-    rules = [CShape(), TwoMatching(), *(r("global") for r in UNIVERSAL[1:]), Closure(), FutureLines(), ExactAreas()]
+    rules = [CShape(), TwoMatching(), *(r("global") for r in UNIVERSAL[1:]), Closure(), FutureLines(), ExactAreas(),
+             HeadProbe()]
     on = set(on) | {"two-matching", "closure"}
     return RuleSet("strong", rules, off, on, sound=True)
+
+
+def _strong_plus(off, on):
+    """``strong`` with the probe (:mod:`labyrinth.rules.probe`): the closure tried on each way on from the cell
+    a move enters; sound, and the recommended set past 21x21."""
+    rules = _strong(off, set(on) | {"probe"})
+    rules.name = "strong+"
+    return rules
 
 
 def _oracle(off, on):
@@ -153,8 +165,8 @@ def _oracle(off, on):
     return OracleRules()
 
 
-RULE_SETS = {"default": _default, "fast": _fast, "universal": _universal, "strong": _strong, "none": _none,
-             "oracle": _oracle}
+RULE_SETS = {"default": _default, "fast": _fast, "universal": _universal, "strong": _strong, "strong+": _strong_plus,
+             "none": _none, "oracle": _oracle}
 
 
 def builtin_names():

@@ -17,7 +17,10 @@ last, the areas between gates searched exactly (``area``, what the optional
 ``exact-areas`` decides). These are the arguments of every rule of
 ``strong`` (the C-shape, the two-matching, the four area rules, the
 closure), without its round limit, so every move ``strong`` closes gets a
-certificate; where none is found the move is *missing* one (None). The steps are then made minimal
+certificate. Where these find no contradiction comes the probe's argument
+(``strong+``, :mod:`labyrinth.rules.probe`): a ``case`` for each way on from
+the head, each refuted by the steps above with that edge supposed. Where none
+is found the move is *missing* one (None). The steps are then made minimal
 (:mod:`verify.certificates._minimize`) and checked once more.
 
 >>> cert = certificate("9:RRDDDRDR", "D")      # the two-matching's example
@@ -34,19 +37,29 @@ from verify.certificates._hall import Matching
 from verify.certificates._minimize import minimal
 from verify.certificates.check import Board
 
-__all__ = ["MAX_ROUNDS", "cells_named", "certificate", "derive"]
+__all__ = ["MAX_ROUNDS", "cells_named", "certificate", "derive", "derive_cases"]
 
 #: rounds of areas, matching and filtering before the builder gives up (the closure stops at 30)
 MAX_ROUNDS = 200
 
 
-def derive(board):
-    """The steps of a derivation on ``board`` ending in a contradiction, or None when none is found."""
+def derive(board, *, suppose=None, removed=()):
+    """The steps of a derivation on ``board`` ending in a contradiction, or None when none is found.
+
+    ``suppose`` (an edge ``(a, b)``) is taken as forced and the edges
+    ``removed`` as gone before the first step, as inside a ``case`` step
+    whose earlier cases removed them: the steps are then the case's.
+    """
     der = Derivation(board)
     try:
         if board.head == board.end:
             der.record("end", dead=True)
+        for a, b in removed:
+            der.opt[a].discard(b)
+            der.opt[b].discard(a)
         der.start()
+        if suppose is not None:
+            der.force([suppose])
         der.propagate()  # round the head first: most contradictions are there, and cheap
         der.everywhere_next()
         der.propagate()
@@ -75,6 +88,24 @@ def derive(board):
     except Dead:
         return der.steps
     return None
+
+
+def derive_cases(board):
+    """The probe's derivation (:mod:`labyrinth.rules.probe`): a ``case`` for each way on from the head, each
+    refuted by :func:`derive` with that edge supposed, then the head left with none (``degree``); None if a case
+    is not refuted."""
+    head, steps, removed = board.head, [], []
+    if head == board.end:
+        return None
+    for x in sorted(board.adj[head]):
+        inner = derive(board, suppose=(head, x), removed=removed)
+        if inner is None:
+            return None
+        edge = [list(board.xy(c)) for c in sorted((head, x))]
+        steps.append({"kind": "case", "edge": edge, "steps": inner, "removes": [edge]})
+        removed.append((head, x))
+    steps.append({"kind": "degree", "cell": list(board.xy(head)), "dead": True})
+    return steps
 
 
 def count_first(board):
@@ -131,6 +162,8 @@ def certificate(state, move, *, minimise=True, counting=True):
     text = state if isinstance(state, str) else state.compact()
     board = Board.after(text, move)
     steps = derive(board)
+    if steps is None:
+        steps = derive_cases(board)  # what the probe closes: the closure refutes every way on from the head
     if steps is None:
         return None
     if minimise:

@@ -1,0 +1,81 @@
+"""The probe (``strong+``): sound, stronger than the closure alone, never weaker than ``strong``, and certified."""
+
+import random
+
+import pytest
+
+from labyrinth.engine import State
+from labyrinth.engine.walker import random_walk
+from labyrinth.rules import get_rule_set
+from labyrinth.rules.closure import Closure
+from labyrinth.rules.probe import HeadProbe
+from oracle import get_oracle
+from verify.certificates import certificate, check
+
+
+def _random_states(n, count, seed):
+    """States of random lines (uniform among free moves), cut at a random step; each has a free move."""
+    rng = random.Random(seed)
+    anything = get_rule_set("none")
+    out = []
+    while len(out) < count:
+        final = random_walk(n, anything, rng.randrange(1 << 30)).state
+        state = State(final.board, final.path[:rng.randrange(final.steps) + 1])
+        if state.open_moves():
+            out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("n", [7, 9, 11])
+def test_every_move_the_probe_closes_is_dead_by_the_oracle(n):
+    states = _random_states(n, 300, seed=n)
+    probe = HeadProbe()
+    closed = 0
+    with get_oracle("sat", time_limit=60) as oracle:
+        for state in states:
+            for effect in probe.effects(state):
+                closed += 1
+                assert oracle.decide(state.after(effect.move)).feasible is False, (state.compact(), effect.move)
+    assert closed > 50  # it closes moves: the check has something to check
+
+
+#: a 41x41 walk of `strong` that got stuck (seed 7, walk 567): it entered a dead state whose every next move the
+#: closure refutes (bench/strong_misses.py finds such walks)
+STUCK_41 = (41, 7, 567)
+
+
+def test_the_probe_closes_the_move_into_a_dead_state_that_strong_walked_into_with_a_case_certificate():
+    n, seed, index = STUCK_41
+    strong, plus = get_rule_set("strong"), get_rule_set("strong+")
+    walk = random_walk(n, strong, seed, index=index)
+    assert walk.outcome == "stuck"
+    found = []
+    for k in range(walk.state.steps - 1, -1, -1):  # from the end back: the last states are the dead ones
+        state = walk.state.prefix(k)
+        extra = set(strong.open_moves(state)) - set(plus.open_moves(state))
+        if extra:
+            found = [(state, move) for move in sorted(extra)]
+            break
+    assert found, "strong+ closes no move strong left open on the stuck walk"
+    state, move = found[0]
+    closure = {e.move for e in Closure().effects(state)}
+    assert move not in closure  # the closure alone leaves it open: the probe is stronger
+    with get_oracle("sat", time_limit=120) as oracle:
+        assert oracle.decide(state.after(move)).feasible is False
+    cert = certificate(state, move)
+    assert cert is not None and check(state.compact(), move, cert).valid
+    assert [s["kind"] for s in cert["steps"]][-1] == "degree" and cert["steps"][0]["kind"] == "case"
+    # a case dropped is refused: the head then keeps a way on
+    assert not check(state.compact(), move, {"steps": cert["steps"][1:]}).valid
+    # and strong+ walks the same walk to the end or to a later stuck state, never into this one
+    again = random_walk(n, plus, seed, index=index)
+    assert again.state.moves[:state.steps + 1] != state.moves + move
+
+
+def test_strong_plus_is_strong_with_the_probe_and_keeps_every_move_strong_keeps_open():
+    plus, strong = get_rule_set("strong+"), get_rule_set("strong")
+    assert [r.name for r in plus.active] == [r.name for r in strong.active] + ["probe"]
+    assert plus.sound
+    for state in _random_states(9, 200, seed=3):
+        a, b = set(plus.open_moves(state)), set(strong.open_moves(state))
+        assert a <= b
