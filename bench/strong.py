@@ -85,7 +85,7 @@ def main(argv=None):
     print("\n## stuck walks: walk k of the seed under each set (one walk per run)\n")
     print("| n | rules | walks | stuck | stuck per walk (95% Wilson) | walkthroughs per stuck walk | seconds |")
     print("|---|---|---|---|---|---|---|")
-    for item in args.walks.split(","):
+    for item in filter(None, args.walks.split(",")):
         n, walks = (int(x) for x in item.split(":"))
         for name, rules, count in (("default", sets["default"], args.default_walks), ("strong", sets["strong"], walks)):
             k, w, sec = stuck(rules, n, count, args.seed, args.jobs)

@@ -167,10 +167,14 @@ def findings(figures, names, sizes):
             n1, r1 = stuck[-1]
             if n1 != n0:
                 parts.append(f"{_rate(r1)} a walk at {n1}x{n1}")
-            fit = _fit(stuck) if len(stuck) >= 3 else None
+            below = [(n, r) for n, r in stuck if r < 0.5]  # short of saturation: a rate near 1 says nothing more
+            fit = _fit(below) if len(below) >= 3 else None
             if fit is not None:
-                slope, icpt = fit
-                parts.append(f"over the sizes with stuck walks the rate grows like n^{slope:.1f}")
+                slope, _ = fit
+                parts.append(f"from {below[0][0]}x{below[0][0]} to {below[-1][0]}x{below[-1][0]} the rate grows "
+                             f"like n^{slope:.1f} (least squares on log-log), so per cell of the board like "
+                             f"n^{slope - 2:.1f}: a set whose misses were local patterns, each as likely at every "
+                             f"cell, would give n^2 (n^0 per cell)")
         out.append(f"- **{name}**: " + "; ".join(parts) + ".")
     return out
 

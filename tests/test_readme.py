@@ -73,6 +73,14 @@ LEFT_OUT = {
     "labyrinth stats -n 41,61,81,101 --rules strong --runs 10000 --db out/strong-101-ray.db --executor ray "
     "--address HEAD:6379": "needs a Ray cluster at HEAD:6379; tests/test_ray.py runs a stats campaign on a local "
                            "cluster",
+    "python bench/strong_curve.py --sizes 7,9,11 --scale 0.01 --db out/curve-small.db --report out/curve-small.md":
+        "a bench script of the clone (not on a user's PATH); tests/test_strong_curve.py runs it the same way",
+    "python bench/strong_curve.py": "about 2 h on 2 cores (the curve to 101x101); tests/test_strong_curve.py runs a "
+                                    "small one, stops it and goes on",
+    "python bench/strong_curve.py --scale 10 --executor ray --address HEAD:6379 --db out/curve-x10.db --report "
+    "out/curve-x10.md": "needs a Ray cluster at HEAD:6379; tests/test_ray.py runs a stats campaign on a local cluster",
+    "python bench/strong_misses.py --per-size 5": "needs the curve's store; tests/test_strong_curve.py replays and "
+                                                  "minimises the misses of a small one",
     "labyrinth knight magic --backend cpsat --time-limit 60":
         "a minute, then exit 3 (CP-SAT finds nothing on 8x8); tests/test_knight_magic.py checks the model on small boards",
 }

@@ -22,7 +22,7 @@ def register(sub):
                                              "(exit 1 when the head adds over-pruned or missed-dead findings)")
     for side in ("base", "head"):
         regress.add_argument(f"--{side}", metavar="SET",
-                             help=f"the {side} rule set: default, fast, universal, none, oracle, a .rule file or "
+                             help=f"the {side} rule set: default, fast, universal, strong, strong+, none, oracle, a .rule file or "
                                   "engine:CMD")
         regress.add_argument(f"--{side}-engine", metavar="CMD",
                              help=f"the {side} rules are an external engine's (its command line; "

@@ -13,7 +13,7 @@ of the state after the move leaves the entered cell by one of its options
 (it has a step left to take), so when the closure refutes the state with
 each option forced, no completion exists.
 
-The stuck walks of ``strong`` at 41x41 are mostly of this kind: the walk
+Many stuck walks of ``strong`` are of this kind: the walk
 enters a state whose every next move the closure refutes
 (``bench/strong_misses.py``: *seen after* 0). The probe asks only about the
 moves the closure left open without proving them live, so a walk pays for

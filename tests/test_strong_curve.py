@@ -1,0 +1,65 @@
+"""The curve bench (bench/strong_curve.py) and its misses (bench/strong_misses.py), on small boards."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+from labyrinth.engine.walker import walk_statistics
+from labyrinth.rules import get_rule_set
+from oracle import get_oracle
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _bench(name):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_curve_gives_the_statistic_of_a_run_without_a_store_and_goes_on_where_it_stopped(tmp_path, capsys):
+    curve = _bench("strong_curve")
+    db, report = tmp_path / "c.db", tmp_path / "c.md"
+    args = ["--sizes", "7,9", "--sets", "default,strong", "--scale", "0.01", "--jobs", "1", "--db", str(db),
+            "--report", str(report)]
+    curve.main(args)
+    text = report.read_text()
+    plan = curve.plan([7, 9], 0.01)
+    for n in (7, 9):
+        runs, cap = plan[n]
+        for name in ("default", "strong"):
+            st = walk_statistics(n, get_rule_set(name), runs, curve.SEED, cap)
+            assert f"{st.stuck} / {st.walks}" in text.split(f"\n| {n} | ")[1].splitlines()[0], (name, n)
+    assert report.with_suffix(".svg").read_text().startswith("<svg")
+    capsys.readouterr()
+    curve.main(args)  # everything is stored: nothing runs again, the same report
+    assert "n=" not in capsys.readouterr().out
+    assert report.read_text() == text
+
+
+def test_the_misses_are_replayed_found_dead_where_the_oracle_says_and_shrunk(tmp_path):
+    curve, misses = _bench("strong_curve"), _bench("strong_misses")
+    db = tmp_path / "c.db"
+    curve.main(["--sizes", "9", "--sets", "default", "--scale", "0.005", "--jobs", "1", "--db", str(db),
+                "--report", str(tmp_path / "c.md"), "--no-estimate"])
+    store, report = tmp_path / "m.jsonl", tmp_path / "m.md"
+    misses.main(["--db", str(db), "--rules", "default", "--per-size", "2", "--misses", str(store), "--report",
+                 str(report), "--time-limit", "60"])
+    recs = [json.loads(line) for line in store.read_text().splitlines()]
+    assert len(recs) == 2
+    from labyrinth.engine.state import State
+
+    with get_oracle("sat", time_limit=60) as oracle:
+        for r in recs:
+            line = State.from_moves(r["n"], r["line"].partition(":")[2])
+            assert r["outcome"] == "stuck" and r["steps"] == line.steps
+            k = r["first_dead_step"]
+            assert oracle.decide(line.prefix(k)).feasible is False
+            assert oracle.decide(line.prefix(k - 1)).feasible is True
+            assert r["seen_after"] == line.steps - k and r["facts"] >= 2
+    text = report.read_text()
+    assert text.count("\n| 9 | ") == 2 and "```" in text
+    misses.main(["--db", str(db), "--rules", "default", "--per-size", "2", "--misses", str(store), "--report",
+                 str(report)])  # done before: nothing again
+    assert len(store.read_text().splitlines()) == 2
