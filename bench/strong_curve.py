@@ -215,6 +215,16 @@ def report(figures, sizes_plan, args, names):
     lines += ["", "Walks/s: the campaign's walks over the seconds its units walked (one core each; the time "
               "of a stuck walk, the dearest, included).", "", "## What it shows", ""]
     lines += findings(figures, names, sizes)
+    for weaker, stronger in zip(names, names[1:]):
+        cuts = []
+        for n in sizes:
+            a, b = figures.get((weaker, n)), figures.get((stronger, n))
+            if a and b and a[0].stuck and a[0].walks and b[0].walks:
+                cuts.append(f"{(a[0].stuck / a[0].walks) / max(b[0].stuck / b[0].walks, 1e-12):.1f}x at {n}"
+                            if b[0].stuck else f"none left of {a[0].stuck} at {n}")
+        if cuts and weaker != "default":
+            lines.append(f"- **{stronger}** against **{weaker}**, stuck walks per walk divided by: "
+                         + ", ".join(cuts) + ".")
     lines += ["", "On \"any size\": a rate that grows with n means a fixed rule set of this kind gets stuck "
               "more often the larger the board; what these figures settle is the size range measured, not the "
               "limit. Each miss of `strong` names a dead pattern the next argument has to refute "
