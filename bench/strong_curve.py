@@ -185,7 +185,7 @@ def report(figures, sizes_plan, args, names):
     cmd = "python bench/strong_curve.py" + (" " + shlex.join(args.argv) if args.argv else "")
     lines = ["# The curve to 101x101: stuck walks per walk of " + ", ".join(f"`{x}`" for x in names), "",
              f"Command: `{cmd}` ({platform.machine()}, python {platform.python_version()}, "
-             f"{os.cpu_count()} cores, seed {args.seed}; each (set, size) a stats campaign in `{args.db}`).", "",
+             f"{os.cpu_count()} cores, seed {args.seed}; each (set, size) a stats campaign in `{_shown(args.db)}`).", "",
              "A run walks until its first stuck walk or the cap; *stuck per walk* counts every walk "
              "(95% Wilson interval). `strong` and `strong+` are sound (they never close a move that has a "
              "completion), so a stuck walk of either is a dead state its arguments did not see: the misses are in "
@@ -234,6 +234,12 @@ def report(figures, sizes_plan, args, names):
     return "\n".join(lines) + "\n", svg
 
 
+def _shown(path):
+    """A path as the report names it: relative to the project when inside it."""
+    p = pathlib.Path(path).resolve()
+    return p.relative_to(ROOT).as_posix() if p.is_relative_to(ROOT) else str(path)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default=",".join(str(n) for n in PLAN))
@@ -243,12 +249,12 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--executor", default="local", choices=["local", "ray"])
     parser.add_argument("--address", default=None, help="ray: a running cluster's address")
-    parser.add_argument("--db", default=str(ROOT / "out" / "strong-curve.db"))
+    parser.add_argument("--db", default=str(ROOT / "reports" / "strong-curve.db"))
     parser.add_argument("--report", default=str(ROOT / "reports" / "strong-curve.md"))
     parser.add_argument("--report-only", action="store_true")
     parser.add_argument("--no-estimate", action="store_true", help="skip the timed walks of the estimate")
     args = parser.parse_args(argv)
-    args.argv = list(sys.argv[1:] if argv is None else argv)
+    args.argv = [a for a in (sys.argv[1:] if argv is None else argv) if a != "--report-only"]  # the run it reports
     try:
         sizes = [int(x) for x in args.sizes.split(",") if x]
         names = [x for x in args.sets.split(",") if x]

@@ -11,7 +11,7 @@ fatal move (``probe``, ``exact-areas``, ``window:R``). Each miss is stored in a 
 file as it is done (a stop loses only the one in hand; the next run goes on),
 then ``reports/strong-misses.md`` lists them: the next rule to write is visible there.
 
-    python bench/strong_misses.py                       # every miss of out/strong-curve.db (goes on where it stopped)
+    python bench/strong_misses.py                       # every miss of reports/strong-curve.db (goes on where it stopped)
     python bench/strong_misses.py --report-only
     python bench/strong_misses.py --db /tmp/c.db --misses /tmp/m.jsonl --report /tmp/m.md --time-limit 30
 """
@@ -20,6 +20,7 @@ import argparse
 import json
 import pathlib
 import platform
+import shlex
 import sys
 import time
 
@@ -114,7 +115,8 @@ def load(path):
 
 def report(recs, args):
     lines = ["# The stuck walks of `strong`: what its arguments miss", "",
-             f"Command: `python bench/strong_misses.py` over the stats campaigns of `{args.db}` "
+             f"Command: `{shlex.join(['python', 'bench/strong_misses.py', *args.argv])}` over the stats campaigns of "
+             f"`{_shown(args.db)}` "
              f"(`bench/strong_curve.py`), {platform.machine()}, python {platform.python_version()}, oracle "
              f"time limit {args.time_limit:.0f} s a query.", "",
              "Each row is a stuck walk of `strong` (sound: it never closes a live move, so the walk went into a "
@@ -164,17 +166,24 @@ def report(recs, args):
     return "\n".join(lines) + "\n"
 
 
+def _shown(path):
+    """A path as the report names it: relative to the project when inside it."""
+    p = pathlib.Path(path).resolve()
+    return p.relative_to(ROOT).as_posix() if p.is_relative_to(ROOT) else str(path)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--db", default=str(ROOT / "out" / "strong-curve.db"))
+    parser.add_argument("--db", default=str(ROOT / "reports" / "strong-curve.db"))
     parser.add_argument("--rules", default="strong")
-    parser.add_argument("--misses", default=str(ROOT / "out" / "strong-misses.jsonl"))
+    parser.add_argument("--misses", default=str(ROOT / "reports" / "strong-misses.jsonl"))
     parser.add_argument("--report", default=str(ROOT / "reports" / "strong-misses.md"))
     parser.add_argument("--time-limit", type=float, default=120.0, help="seconds an oracle query or a pattern")
     parser.add_argument("--max-n", type=int, default=101, help="leave out the misses of larger boards")
     parser.add_argument("--per-size", type=int, default=None, help="look at most at this many misses of a size")
     parser.add_argument("--report-only", action="store_true")
     args = parser.parse_args(argv)
+    args.argv = [a for a in (sys.argv[1:] if argv is None else argv) if a != "--report-only"]  # the run it reports
     path = pathlib.Path(args.misses)
     recs = load(path)
     try:

@@ -67,6 +67,12 @@ def test_the_probe_closes_the_move_into_a_dead_state_that_strong_walked_into_wit
     assert [s["kind"] for s in cert["steps"]][-1] == "degree" and cert["steps"][0]["kind"] == "case"
     # a case dropped is refused: the head then keeps a way on
     assert not check(state.compact(), move, {"steps": cert["steps"][1:]}).valid
+    # each case's own steps are minimal: without any one of them the case no longer refutes its supposition
+    for i, case in enumerate(cert["steps"][:-1]):
+        for j in range(len(case["steps"])):
+            fewer = {**case, "steps": case["steps"][:j] + case["steps"][j + 1:]}
+            tampered = {"steps": cert["steps"][:i] + [fewer] + cert["steps"][i + 1:]}
+            assert not check(state.compact(), move, tampered).valid, (i, j)
     # and strong+ walks the same walk to the end or to a later stuck state, never into this one
     again = random_walk(n, plus, seed, index=index)
     assert again.state.moves[:state.steps + 1] != state.moves + move

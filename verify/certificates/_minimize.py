@@ -26,9 +26,9 @@ def _claimed(board, step):
     return [board.edge(v) for v in step.get("forces", [])], [board.edge(v) for v in step.get("removes", [])]
 
 
-def prune(board, steps):
+def prune(board, steps, start=None):
     """The steps the last one depends on, each claiming only the facts a later kept step reads."""
-    outcomes = replay(board, steps)
+    outcomes = replay(board, steps, start)
     origin = {}
     for i, step in enumerate(steps):
         forces, removes = _claimed(board, step)
@@ -186,9 +186,9 @@ def _shrunk(board, facts, step):
     return step
 
 
-def shrink(board, steps):
+def shrink(board, steps, start=None):
     """Shrink every ``hall`` and ``cut`` step greedily while it still derives what it claims."""
-    facts = Facts()
+    facts = Facts() if start is None else start.copy()
     out = []
     for step in steps:
         step = _shrunk(board, facts, step)
@@ -197,15 +197,15 @@ def shrink(board, steps):
     return out
 
 
-def _replays(board, steps):
+def _replays(board, steps, start=None):
     try:
-        replay(board, steps)
+        replay(board, steps, start)
         return True
     except Invalid:
         return False
 
 
-def drop_unneeded(board, steps):
+def drop_unneeded(board, steps, start=None):
     """Deletion to a fixed point (MUS by deletion): drop each step the certificate still holds without.
 
     A step another one reads may still be unneeded: without its fact the
@@ -215,21 +215,24 @@ def drop_unneeded(board, steps):
     i = 0
     while i < len(steps) - 1:  # the last step is the contradiction
         rest = steps[:i] + steps[i + 1:]
-        if _replays(board, rest):
-            steps = prune(board, rest)
+        if _replays(board, rest, start):
+            steps = prune(board, rest, start)
             i = 0
         else:
             i += 1
     return steps
 
 
-def minimal(board, steps):
-    """A minimal certificate from a derivation's ``steps`` (checked: an internal error keeps them whole)."""
+def minimal(board, steps, start=None):
+    """A minimal certificate from a derivation's ``steps`` (checked: an internal error keeps them whole).
+
+    ``start``: the facts that hold before the first step (a case's supposition), else none.
+    """
     if len(steps) == 1 and steps[0]["kind"] not in ("hall", "cut"):
         return steps  # one step that shrinks no further: minimal as it is
     try:
-        small = drop_unneeded(board, prune(board, shrink(board, prune(board, steps))))
-        replay(board, small)
+        small = drop_unneeded(board, prune(board, shrink(board, prune(board, steps, start), start), start), start)
+        replay(board, small, start)
     except Invalid:
         return steps
     return small

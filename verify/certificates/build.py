@@ -35,6 +35,7 @@ from verify.certificates._areas import area_step, exact_step
 from verify.certificates._derive import Dead, Derivation
 from verify.certificates._hall import Matching
 from verify.certificates._minimize import minimal
+from verify.certificates.board import Facts, edge_key
 from verify.certificates.check import Board
 
 __all__ = ["MAX_ROUNDS", "cells_named", "certificate", "derive", "derive_cases"]
@@ -101,6 +102,8 @@ def derive_cases(board):
         inner = derive(board, suppose=(head, x), removed=removed)
         if inner is None:
             return None
+        start = Facts(forced=[edge_key(head, x)], removed=[edge_key(*e) for e in removed])
+        inner = minimal(board, inner, start)  # the case's own steps, minimal from what it supposes
         edge = [list(board.xy(c)) for c in sorted((head, x))]
         steps.append({"kind": "case", "edge": edge, "steps": inner, "removes": [edge]})
         removed.append((head, x))

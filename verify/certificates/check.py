@@ -99,9 +99,12 @@ def _run(board, steps, facts, depth=0):
     raise Invalid("the steps end without a contradiction")
 
 
-def replay(board, steps):
-    """The outcome of each step of a certificate on ``board``; :class:`Invalid` at the first that fails."""
-    return _run(board, steps, Facts())
+def replay(board, steps, facts=None):
+    """The outcome of each step of a certificate on ``board``; :class:`Invalid` at the first that fails.
+
+    ``facts``: what holds before the first step (a case's supposition; a copy is used), else nothing.
+    """
+    return _run(board, steps, Facts() if facts is None else facts.copy())
 
 
 def check(state, move, certificate):
