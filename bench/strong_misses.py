@@ -103,6 +103,38 @@ def miss(n, seed, index, rules, time_limit):
     return rec
 
 
+def certify_probe(recs):
+    """Along every stored stuck walk, each move ``strong+`` closes and ``strong`` leaves open: certified and checked.
+
+    Returns ``(closed, accepted, missing, rejected, steps)``: the probe's extra closed moves, those with a
+    certificate the checker accepts, without one, with one it refuses, and the accepted ones' step counts.
+    """
+    from labyrinth.engine.state import State
+    from verify.certificates import certificate, check
+
+    plus, strong = get_rule_set("strong+"), get_rule_set("strong")
+    closed = accepted = missing = rejected = 0
+    steps = []
+    for rec in recs.values():
+        n, _, moves = rec["line"].partition(":")
+        line = State.from_moves(int(n), moves)
+        for k in range(line.steps + 1):
+            state = line.prefix(k)
+            if state.at_end():
+                continue
+            for move in sorted(set(strong.open_moves(state)) - set(plus.open_moves(state))):
+                closed += 1
+                cert = certificate(state, move)
+                if cert is None:
+                    missing += 1
+                elif check(state.compact(), move, cert).valid:
+                    accepted += 1
+                    steps.append(len(cert["steps"]))
+                else:
+                    rejected += 1
+    return closed, accepted, missing, rejected, steps
+
+
 def load(path):
     out = {}
     if path.exists():
@@ -182,8 +214,10 @@ def main(argv=None):
     parser.add_argument("--max-n", type=int, default=101, help="leave out the misses of larger boards")
     parser.add_argument("--per-size", type=int, default=None, help="look at most at this many misses of a size")
     parser.add_argument("--report-only", action="store_true")
+    parser.add_argument("--certify", action="store_true",
+                        help="also certify every move strong+ closes and strong leaves open along the stored walks")
     args = parser.parse_args(argv)
-    args.argv = [a for a in (sys.argv[1:] if argv is None else argv) if a != "--report-only"]  # the run it reports
+    args.argv = [a for a in (sys.argv[1:] if argv is None else argv) if a not in ("--report-only", "--certify")]
     path = pathlib.Path(args.misses)
     recs = load(path)
     try:
@@ -217,6 +251,12 @@ def main(argv=None):
     except LabyrinthError as err:
         print(f"bench/strong_misses.py: {err}", file=sys.stderr)
         sys.exit(2)
+    if args.certify:
+        closed, accepted, missing, rejected, steps = certify_probe(recs)
+        steps.sort()
+        print(f"along {len(recs)} stuck walks: {closed} moves strong+ closes and strong leaves open; certified and "
+              f"accepted {accepted}, missing {missing}, rejected {rejected}; steps median "
+              f"{steps[len(steps) // 2] if steps else '-'}, most {steps[-1] if steps else '-'}")
     out = pathlib.Path(args.report)
     out.write_text(report(recs, args))
     print(f"wrote {out}")

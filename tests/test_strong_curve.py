@@ -38,7 +38,7 @@ def test_the_curve_gives_the_statistic_of_a_run_without_a_store_and_goes_on_wher
     assert report.read_text() == text
 
 
-def test_the_misses_are_replayed_found_dead_where_the_oracle_says_and_shrunk(tmp_path):
+def test_the_misses_are_replayed_found_dead_where_the_oracle_says_and_shrunk(tmp_path, capsys):
     curve, misses = _bench("strong_curve"), _bench("strong_misses")
     db = tmp_path / "c.db"
     curve.main(["--sizes", "9", "--sets", "default", "--scale", "0.005", "--jobs", "1", "--db", str(db),
@@ -60,6 +60,9 @@ def test_the_misses_are_replayed_found_dead_where_the_oracle_says_and_shrunk(tmp
             assert r["seen_after"] == line.steps - k and r["facts"] >= 2
     text = report.read_text()
     assert text.count("\n| 9 | ") == 2 and "```" in text
+    capsys.readouterr()
     misses.main(["--db", str(db), "--rules", "default", "--per-size", "2", "--misses", str(store), "--report",
-                 str(report)])  # done before: nothing again
+                 str(report), "--certify"])  # done before: nothing again; the probe's closed moves certified
     assert len(store.read_text().splitlines()) == 2
+    said = capsys.readouterr().out
+    assert "missing 0, rejected 0" in said, said
