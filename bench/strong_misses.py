@@ -146,12 +146,12 @@ def load(path):
 
 
 def report(recs, args):
-    lines = ["# The stuck walks of `strong`: what its arguments miss", "",
+    lines = [f"# The stuck walks of `{args.rules}`: what its arguments miss", "",
              f"Command: `{shlex.join(['python', 'bench/strong_misses.py', *args.argv])}` over the stats campaigns of "
              f"`{_shown(args.db)}` "
              f"(`bench/strong_curve.py`), {platform.machine()}, python {platform.python_version()}, oracle "
              f"time limit {args.time_limit:.0f} s a query.", "",
-             "Each row is a stuck walk of `strong` (sound: it never closes a live move, so the walk went into a "
+             f"Each row is a stuck walk of `{args.rules}` (sound: it never closes a live move, so the walk went into a "
              "dead state it did not see). *dead at*: the first step after which no completion exists (oracle, "
              "bisection); *free*: free cells then; *pattern*: the minimal stuck pattern of that state (the fewest "
              "cell facts that alone leave it dead, re-verified), its extent and facts; *closed by*: the optional "
@@ -175,7 +175,7 @@ def report(recs, args):
             counts[a] = counts.get(a, 0) + 1
     lines += ["", "## What it shows", ""]
     if not recs:
-        lines.append("- No stuck walk of `strong` in the store.")
+        lines.append(f"- No stuck walk of `{args.rules}` in the store.")
     else:
         lines.append(f"- {len(recs)} stuck walks; closed by an optional argument: "
                      + (", ".join(f"{a} {k}" for a, k in counts.items()) or "none") + ".")
