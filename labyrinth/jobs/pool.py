@@ -173,7 +173,13 @@ class WorkerPool:
                 proc.kill()
         if not wait:
             return
+        manager = getattr(self._executor, "_executor_manager_thread", None)  # shutdown forgets it
         self._executor.shutdown(wait=False, cancel_futures=True)
         for proc in procs:
             with contextlib.suppress(OSError, ValueError, AttributeError, AssertionError):
                 proc.join(1.0)
+        # the executor's manager thread closes its wake-up pipe when it sees the workers gone; if it did so while
+        # the interpreter's exit hook wrote to that pipe, Python 3.11 prints "Exception ignored ... Bad file
+        # descriptor" (the race CPython 3.12 closed with a lock): let it finish first (bounded)
+        if manager is not None and manager is not threading.current_thread():
+            manager.join(1.0)
