@@ -64,7 +64,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=20.0, help="timed seconds per set for the speed")
     ap.add_argument("--speed-sizes", default="21", metavar="N[,N...]",
-                    help="board sizes of the speed table (past 21 only default, strong and strong+ are timed)")
+                    help="board sizes of the speed table (past 21 only default and the strong sets are timed)")
     ap.add_argument("--walks", default="11:100000,13:100000,21:20000", help="N:WALKS for the stuck walks of strong")
     ap.add_argument("--default-walks", type=int, default=2000, help="walks per size for default")
     ap.add_argument("--seed", type=int, default=2026)
@@ -72,14 +72,14 @@ def main(argv=None):
     ap.add_argument("--learn", action="store_true", help="time one round of rules learn -n 9,11,13")
     args = ap.parse_args(argv)
     sets = {"default": get_rule_set("default"), "default --on future-lines": get_rule_set("default", on=["future-lines"]),
-            "strong": get_rule_set("strong"), "strong+": get_rule_set("strong+")}
+            "strong": get_rule_set("strong"), "strong+": get_rule_set("strong+"), "strong++": get_rule_set("strong++")}
     print(f"# machine: {platform.machine()}, {os.cpu_count()} cores, python {platform.python_version()}; "
           f"load average at the start {os.getloadavg()[0]:.1f}\n")
     print("## random walks, one core, caches warm, interleaved blocks\n")
     print("| n | rules | walks/s | s a walk | best 0.25 s block | mean steps | completed |")
     print("|---|---|---|---|---|---|---|")
     for n in (int(x) for x in args.speed_sizes.split(",")):
-        timed = sets if n <= 21 else {k: sets[k] for k in ("default", "strong", "strong+")}
+        timed = sets if n <= 21 else {k: sets[k] for k in ("default", "strong", "strong+", "strong++")}
         for name, (mean, best, steps, done) in speed(timed, n, args.seconds, args.seed).items():
             print(f"| {n} | {name} | {mean:.2f} | {1 / mean:.3f} | {best:.1f} | {steps:.0f} | {done:.4f} |", flush=True)
     print("\n## stuck walks: walk k of the seed under each set (one walk per run)\n")

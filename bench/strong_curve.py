@@ -1,4 +1,4 @@
-"""The curve to 101x101: stuck walks per walk of `default`, `strong` and `strong+` from 7x7 up (issue 40).
+"""The curve to 101x101: stuck walks per walk of `default`, `strong`, `strong+` and `strong++` from 7x7 up (issue 40).
 
 The research asks whether one rule set can draw a labyrinth of any size, or
 whether the rules must grow without end. This bench measures the stuck rate of
@@ -50,7 +50,7 @@ PLAN = {7: (1000, 100), 9: (1000, 100), 11: (1000, 100), 13: (1000, 100), 15: (1
         19: (1000, 100), 21: (1000, 100), 25: (500, 100), 31: (400, 50), 41: (200, 50), 51: (100, 30),
         61: (100, 10), 81: (50, 5), 101: (30, 4)}
 #: the rule sets of the curve, weakest first
-SETS = ("default", "strong", "strong+")
+SETS = ("default", "strong", "strong+", "strong++")
 SEED = 2026
 
 
@@ -187,8 +187,8 @@ def report(figures, sizes_plan, args, names):
              f"Command: `{cmd}` ({platform.machine()}, python {platform.python_version()}, "
              f"{os.cpu_count()} cores, seed {args.seed}; each (set, size) a stats campaign in `{_shown(args.db)}`).", "",
              "A run walks until its first stuck walk or the cap; *stuck per walk* counts every walk "
-             "(95% Wilson interval). `strong` and `strong+` are sound (they never close a move that has a "
-             "completion), so a stuck walk of either is a dead state its arguments did not see: the misses are in "
+             "(95% Wilson interval). `strong`, `strong+` and `strong++` are sound (they never close a move that has a "
+             "completion), so a stuck walk of any of them is a dead state its arguments did not see: the misses are in "
              "[strong-misses.md](strong-misses.md). Figures of a campaign not finished are marked *(part)*.", "",
              "![stuck walks per walk](strong-curve.svg)", "",
              "| n | runs x cap | " + " | ".join(f"{name}: stuck / walks | {name}: stuck per walk (95%) | "

@@ -26,10 +26,10 @@ def _random_states(n, count, seed):
     return out
 
 
-@pytest.mark.parametrize("n", [7, 9, 11])
-def test_every_move_the_probe_closes_is_dead_by_the_oracle(n):
+@pytest.mark.parametrize(("n", "depth"), [(7, 1), (9, 1), (11, 1), (7, 3), (9, 2), (11, 3)])
+def test_every_move_the_probe_closes_is_dead_by_the_oracle(n, depth):
     states = _random_states(n, 300, seed=n)
-    probe = HeadProbe()
+    probe = HeadProbe(depth)
     closed = 0
     with get_oracle("sat", time_limit=60) as oracle:
         for state in states:
@@ -85,3 +85,47 @@ def test_strong_plus_is_strong_with_the_probe_and_keeps_every_move_strong_keeps_
     for state in _random_states(9, 200, seed=3):
         a, b = set(plus.open_moves(state)), set(strong.open_moves(state))
         assert a <= b
+
+
+#: a 21x21 walk of `strong+` that got stuck (seed 2026, walk 3809635991591, from reports/strong-plus-misses.jsonl):
+#: a move two steps before the end entered a dead state that the probe one level deep does not refute
+STUCK_21_PLUS = (21, 2026, 3809635991591)
+
+
+def test_the_deep_probe_closes_what_strong_plus_walked_into_and_its_nested_cases_certify_it():
+    n, seed, index = STUCK_21_PLUS
+    plus, deeper = get_rule_set("strong+"), get_rule_set("strong++")
+    assert deeper.sound and [r.name for r in deeper.active] == [r.name for r in get_rule_set("strong").active] + [
+        "probe:3"]
+    walk = random_walk(n, plus, seed, index=index)
+    assert walk.outcome == "stuck"
+    found = []
+    probes = [HeadProbe(k) for k in (1, 2, 3, 4)]
+    for k in range(walk.state.steps - 1, -1, -1):
+        state = walk.state.prefix(k)
+        closed = [{e.move for e in p.effects(state)} for p in probes]
+        for shallow, deep in zip(closed, closed[1:]):
+            assert shallow <= deep, state.compact()  # looking deeper never closes less
+        extra = set(plus.open_moves(state)) - set(deeper.open_moves(state))
+        assert extra <= closed[2]  # what strong++ closes beyond strong+ is the deep probe's
+        if extra and not found:
+            found = [(state, move) for move in sorted(extra)]
+    assert found, "strong++ closes no move strong+ left open on its stuck walk"
+    state, move = found[0]
+    with get_oracle("sat", time_limit=120) as oracle:
+        assert oracle.decide(state.after(move)).feasible is False
+    cert = certificate(state, move)
+    assert cert is not None and check(state.compact(), move, cert).valid
+    nested = [s for case in cert["steps"] if case["kind"] == "case" for s in case["steps"] if s["kind"] == "case"]
+    assert nested, "the probe one level deep leaves it open: its certificate needs a case within a case"
+    assert not check(state.compact(), move, {"steps": cert["steps"][1:]}).valid
+    again = random_walk(n, deeper, seed, index=index)
+    assert again.state.moves[:state.steps + 1] != state.moves + move
+
+
+@pytest.mark.parametrize("name", ["probe:1", "probe:5", "probe:x", "probe:"])
+def test_a_bad_depth_is_a_one_line_error_naming_it(name):
+    from labyrinth.errors import LabyrinthError
+    with pytest.raises(LabyrinthError) as err:
+        get_rule_set("strong", on=[name])
+    assert name in str(err.value) and "\n" not in str(err.value)

@@ -13,6 +13,7 @@ from labyrinth.cli._limits import file_name, positive_int, seconds, seed, size_a
 from labyrinth.engine_protocol.client import ENGINE_TIMEOUT
 from labyrinth.errors import LabyrinthError
 from labyrinth.files import file_status
+from labyrinth.rules import RULE_SETS
 from oracle.registry import backend_names
 
 
@@ -22,7 +23,7 @@ def register(sub):
                                              "(exit 1 when the head adds over-pruned or missed-dead findings)")
     for side in ("base", "head"):
         regress.add_argument(f"--{side}", metavar="SET",
-                             help=f"the {side} rule set: default, fast, universal, strong, strong+, none, oracle, a .rule file or "
+                             help=f"the {side} rule set: {', '.join(RULE_SETS)}, a .rule file or "
                                   "engine:CMD")
         regress.add_argument(f"--{side}-engine", metavar="CMD",
                              help=f"the {side} rules are an external engine's (its command line; "

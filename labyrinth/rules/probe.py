@@ -24,6 +24,7 @@ it only at the few states without a witness.
 ['closure', 'probe']
 """
 
+import numpy as np
 from numba import njit
 
 from labyrinth.rules import _lines
@@ -31,9 +32,14 @@ from labyrinth.rules._lines import FRC, NEED, OPT, POP
 from labyrinth.rules.base import DISABLE, CompiledRule
 from labyrinth.rules.closure import closure_rounds
 
-__all__ = ["CODE", "HeadProbe", "probe_masks"]
+__all__ = ["CODE", "MAX_DEPTH", "HeadProbe", "probe_masks"]
 
+#: the rule code of ``probe`` (depth 1); ``probe:K`` has code ``CODE + K - 1``
 CODE = 10
+#: the deepest look-ahead ``probe:K`` takes
+MAX_DEPTH = 4
+#: rows of the look-ahead's path: per level, the frontier cell, its options still to try, the option tried
+_CELL, _WAYS, _WAY = range(3)
 
 
 @njit(cache=True)
@@ -46,13 +52,83 @@ def _refuted(nb, colour, w, head, d, cells):
 
 
 @njit(cache=True)
-def probe_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntrig):
+def _replay(nb, colour, w, head, d, path, level, cells):
+    """From the state's kept fixed point: the move ``d``, then the ways on of ``path``'s first ``level`` levels
+    forced, propagated and closed; 0, or how many ``cells`` refute it."""
+    _lines.restore(w)
+    k = _lines.after_move(nb, w, head, d, cells)
+    for i in range(level):
+        if k:
+            return k
+        k = _lines.force(nb, w, path[_CELL, i], path[_WAY, i], cells)
+        if k == 0:
+            k = _lines.propagate(nb, w, cells)
+    if k == 0:
+        k = closure_rounds(nb, colour, w, head, cells)
+    return k
+
+
+@njit(cache=True, inline="always")
+def _expand(w, head, end, path, level):
+    """Put the frontier (the far end of the head's piece of line) and its ways on at ``level``; False where
+    there is nothing to suppose (the line reached the end corner, or the closure left one way on)."""
+    u = _lines._other_end(w, _lines._find(w, head), head)
+    if u == end or POP[w[FRC, u]] >= w[NEED, u]:
+        return False
+    ways = w[OPT, u] & ~w[FRC, u]
+    if ways == 0:
+        return False
+    path[_CELL, level] = u
+    path[_WAYS, level] = ways
+    return True
+
+
+@njit(cache=True)
+def _looked_ahead(nb, colour, end, w, head, d, depth, path, cells):
+    """0 when a ``depth``-deep look-ahead does not refute the move ``d``, else how many ``cells`` show it.
+
+    A depth-first search of the suppositions: each level supposes in turn
+    every way the line can leave the frontier, and a level is refuted when
+    the closure refutes each of its ways on, or each deeper level under it.
+    The first supposition the closure leaves standing at the deepest level
+    (or where nothing is left to suppose) ends it: the move is not refuted.
+    """
+    k = _replay(nb, colour, w, head, d, path, 0, cells)
+    if k:
+        return k
+    if not _expand(w, head, end, path, 0):
+        return 0
+    level = 0
+    while True:
+        ways = path[_WAYS, level]
+        if ways == 0:
+            if level == 0:
+                cells[0] = nb[head, d]
+                return 1  # every way on refuted, at every level
+            level -= 1  # this level refuted: its parent's supposition goes
+            continue
+        e = 0
+        while not (ways >> e) & 1:
+            e += 1
+        path[_WAYS, level] = ways & ~(1 << e)
+        path[_WAY, level] = e
+        if _replay(nb, colour, w, head, d, path, level + 1, cells):
+            continue
+        if level + 1 < depth and _expand(w, head, end, path, level + 1):
+            level += 1
+            continue
+        return 0
+
+
+@njit(cache=True)
+def probe_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntrig, depth):
     """Which of the moves ``moves`` (bits 0-3) the closure refutes with each way on from the cell entered forced.
 
     The future lines of the state are found once and kept; each move, and
     each option of the cell it enters, starts again from them. A move the
     closure refutes outright is closed too (the probe is the closure and
     more); the entered cell is the trigger of a move only the probe closes.
+    ``depth`` above 1 looks further ahead (``probe:K``, :func:`_looked_ahead`).
     """
     out = 0
     asked = 0
@@ -71,6 +147,15 @@ def probe_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntrig)
                 ntrig[d] = k
         return out
     _lines.keep(w)
+    if depth > 1:
+        path = np.zeros((3, depth), dtype=np.int64)
+        for d in range(4):
+            if (asked >> d) & 1:
+                k = _looked_ahead(nb, colour, end, w, head, d, depth, path, trig[d])
+                if k:
+                    out |= 1 << d
+                    ntrig[d] = k
+        return out
     for d in range(4):
         if not (asked >> d) & 1:
             continue
@@ -107,11 +192,23 @@ def probe_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntrig)
 
 
 class HeadProbe(CompiledRule):
-    """Disable a move when the closure refutes every way the line can leave the cell it enters."""
+    """Disable a move when the closure refutes every way the line can leave the cell it enters (``probe``), or
+    every way on ``depth`` levels deep (``probe:K``, a look-ahead along the head)."""
 
-    name = "probe"
-    code = CODE
     kind = DISABLE
     optional = True
-    summary = ("the closure once more for each way on from the cell a move enters (singleton consistency): a move "
-               "whose every way on the closure refutes is closed")
+
+    def __init__(self, depth=1):
+        self.depth = int(depth)
+        self.name = "probe" if self.depth == 1 else f"probe:{self.depth}"
+        self.code = CODE + self.depth - 1
+        if self.depth == 1:
+            self.summary = ("the closure once more for each way on from the cell a move enters (singleton "
+                            "consistency): a move whose every way on the closure refutes is closed")
+        else:
+            self.summary = (f"the probe {self.depth} levels deep: each way on from the far end of the line is "
+                            "supposed in turn and closed, and again from there; a move whose every branch "
+                            "the closure refutes is closed")
+
+    def __repr__(self):
+        return f"HeadProbe({self.depth})"

@@ -65,8 +65,8 @@ def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scrat
         return matching_masks(nb, colour, end, taken, head, free_count, 15, scratch, trig, ntrig, False)
     if code == closure.CODE:
         return closure_masks(nb, colour, end, taken, head, free_count, 15, scratch, trig, ntrig) & 255
-    if code == probe.CODE:
-        return probe_masks(nb, colour, end, taken, head, free_count, 15, scratch, trig, ntrig)
+    if probe.CODE <= code < probe.CODE + probe.MAX_DEPTH:
+        return probe_masks(nb, colour, end, taken, head, free_count, 15, scratch, trig, ntrig, code - probe.CODE + 1)
     if WINDOW_BASE < code <= WINDOW_BASE + windows.MAX_RADIUS:
         return window_masks(nb, n, end, taken, head, code - WINDOW_BASE, 15, window, trig, ntrig)
     if code == exact_areas.CODE:
@@ -277,8 +277,9 @@ def _ask(order, nb, colour, n, end, taken, head, heading, free_count, scratch, a
             live |= (m >> 8) & 15
             m &= 255
             i += 1
-        elif code == probe.CODE:
-            m = probe_masks(nb, colour, end, taken, head, free_count, free & ~disabled & ~live, scratch, trig, ntrig)
+        elif probe.CODE <= code < probe.CODE + probe.MAX_DEPTH:
+            m = probe_masks(nb, colour, end, taken, head, free_count, free & ~disabled & ~live, scratch, trig, ntrig,
+                            code - probe.CODE + 1)
             i += 1
         elif WINDOW_BASE < code <= WINDOW_BASE + windows.MAX_RADIUS:
             m = window_masks(nb, n, end, taken, head, code - WINDOW_BASE, free & ~disabled & ~live, window, trig,

@@ -35,8 +35,10 @@ class RuleSet(RuleSetBase):
         self._program = None
 
     def extended(self, extra):
-        """This set with the rules ``extra`` asked last, every rule on or off as here (the extra ones on)."""
-        rules = list(self.rules) + list(extra)
+        """This set with the rules ``extra`` asked last, every rule on or off as here (the extra ones on; one
+        the set already has is switched on where it stands)."""
+        have = {r.name for r in self.rules}
+        rules = list(self.rules) + [r for r in extra if r.name not in have]
         return RuleSet(self.name, rules, self.off, {r.name for r in rules}, sound=self.sound)
 
     def compiled(self):

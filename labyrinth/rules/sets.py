@@ -1,4 +1,4 @@
-"""Named rule sets: ``default``, ``fast``, ``universal``, ``strong``, ``none`` and ``oracle``.
+"""Named rule sets: ``default``, ``fast``, ``universal``, ``strong``, ``strong+``, ``strong++``, ``none`` and ``oracle``.
 
 * ``universal``: the study's universal rules, in the order the study checks
   them (C-shape first: if it fires, nothing else is asked);
@@ -11,11 +11,15 @@
   four area rules and the closure (:mod:`labyrinth.rules.closure`);
 * ``strong+``: ``strong`` with the probe (:mod:`labyrinth.rules.probe`), the
   closure tried once more for each way on from the cell a move enters;
+* ``strong++``: ``strong`` with the probe three levels deep (``probe:3``):
+  each way on from the far end of the line supposed and closed, and again
+  from there, twice; the strongest sound set;
 * ``none``: every free neighbour is open;
 * every set but ``none`` and ``oracle`` ends with the optional rules
   ``future-lines``, ``two-matching``, ``closure``, ``exact-areas`` and ``probe``, off
   unless switched on (``on=["future-lines"]``); ``on=["window:3"]`` adds the
-  window rule of radius 3 (:mod:`labyrinth.rules.window`);
+  window rule of radius 3 (:mod:`labyrinth.rules.window`), ``on=["probe:2"]``
+  the probe two levels deep;
 * ``oracle``: a move is open only when the state after it has a completion.
 
 A path to a ``.rule`` file also names a rule set: the universal rules
@@ -38,7 +42,7 @@ from labyrinth.rules.future import FutureLines
 from labyrinth.rules.language import load_rules
 from labyrinth.rules.matching import TwoMatching
 from labyrinth.rules.patterns import PatternRule
-from labyrinth.rules.probe import HeadProbe
+from labyrinth.rules.probe import MAX_DEPTH, HeadProbe
 from labyrinth.rules.ruleset import RuleSet
 from labyrinth.rules.window import MAX_RADIUS, WindowRule
 
@@ -122,12 +126,13 @@ def _optional():
 
 
 def on_names():
-    """What ``--on`` takes, in words: the optional rules' names, then ``window:R``.
+    """What ``--on`` takes, in words: the optional rules' names, then ``window:R`` and ``probe:K``.
 
     >>> on_names()
-    'future-lines, two-matching, closure, exact-areas, probe, window:R with R from 1 to 5'
+    'future-lines, two-matching, closure, exact-areas, probe, window:R with R from 1 to 5, probe:K with K from 2 to 4'
     """
-    return ", ".join([r.name for r in _optional()] + [f"{WINDOW_PREFIX}R with R from 1 to {MAX_RADIUS}"])
+    return ", ".join([r.name for r in _optional()] + [f"{WINDOW_PREFIX}R with R from 1 to {MAX_RADIUS}",
+                                                      f"{PROBE_PREFIX}K with K from 2 to {MAX_DEPTH}"])
 
 
 def _universal(off, on):
@@ -158,6 +163,18 @@ def _strong_plus(off, on):
     return rules
 
 
+#: how deep the probe of ``strong++`` looks
+STRONG_PLUS_PLUS_DEPTH = 3
+
+
+def _strong_plus_plus(off, on):
+    """``strong`` with the probe three levels deep (``probe:3``, :mod:`labyrinth.rules.probe`): each way on
+    from the far end of the line supposed and closed, and again twice from there; sound."""
+    rules = _strong(off, on).extended([HeadProbe(STRONG_PLUS_PLUS_DEPTH)])
+    rules.name = "strong++"
+    return rules
+
+
 def _oracle(off, on):
     if off or on:
         raise LabyrinthError("the oracle rule set has no rules to switch on or off",
@@ -166,7 +183,7 @@ def _oracle(off, on):
 
 
 RULE_SETS = {"default": _default, "fast": _fast, "universal": _universal, "strong": _strong, "strong+": _strong_plus,
-             "none": _none, "oracle": _oracle}
+             "strong++": _strong_plus_plus, "none": _none, "oracle": _oracle}
 
 
 def builtin_names():
@@ -186,6 +203,8 @@ def check_names(specs, source):
 
 #: ``--on window:R`` adds the window rule of radius R
 WINDOW_PREFIX = "window:"
+#: ``--on probe:K`` adds the probe K levels deep
+PROBE_PREFIX = "probe:"
 
 
 def _window_rule(name):
@@ -195,6 +214,14 @@ def _window_rule(name):
         raise LabyrinthError(f"a window rule takes a radius from 1 to {MAX_RADIUS} (window:3 is a 7x7 window)",
                              token=name)
     return WindowRule(int(radius))
+
+
+def _deep_probe(name):
+    """The look-ahead a name ``probe:K`` asks for; a one-line error for a bad depth."""
+    depth = name[len(PROBE_PREFIX):]
+    if not depth.isdigit() or not 2 <= int(depth) <= MAX_DEPTH:
+        raise LabyrinthError(f"a deep probe takes a depth from 2 to {MAX_DEPTH} (probe is depth 1)", token=name)
+    return HeadProbe(int(depth))
 
 
 def get_rule_set(name, off=(), on=(), *, engine_timeout=None, engine_order=None):
@@ -208,7 +235,8 @@ def get_rule_set(name, off=(), on=(), *, engine_timeout=None, engine_order=None)
     (None: the order it prefers); it starts when first asked.
     """
     off, on = frozenset(off), frozenset(on)
-    windows = [_window_rule(w) for w in sorted(on) if w.startswith(WINDOW_PREFIX)]
+    extra = [_window_rule(w) for w in sorted(on) if w.startswith(WINDOW_PREFIX)]
+    extra += [_deep_probe(p) for p in sorted(on) if p.startswith(PROBE_PREFIX)]
     for prefix in sorted(set(FAMILIES) | set(_FAMILY_MODULES)):
         if name.startswith(prefix):
             if prefix not in FAMILIES:
@@ -228,10 +256,10 @@ def get_rule_set(name, off=(), on=(), *, engine_timeout=None, engine_order=None)
     else:
         raise LabyrinthError(f"unknown rule set (choose from {', '.join(RULE_SETS)}, a .rule file or "
                              f"{ENGINE_PREFIX}COMMAND)", token=name)
-    if windows:
+    if extra:
         if not isinstance(rules, RuleSet):
-            raise LabyrinthError(f"the {name} rule set takes no window rule", token=windows[0].name)
-        rules = rules.extended(windows)  # what the set switched on stays on (``strong``'s closure among it)
+            raise LabyrinthError(f"the {name} rule set takes no {extra[0].name} rule", token=extra[0].name)
+        rules = rules.extended(extra)  # what the set switched on stays on (``strong``'s closure among it)
     if isinstance(rules, RuleSet):
         unknown = (off | on) - {r.name for r in rules.rules}
         if unknown:

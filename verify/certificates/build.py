@@ -19,7 +19,9 @@ last, the areas between gates searched exactly (``area``, what the optional
 closure), without its round limit, so every move ``strong`` closes gets a
 certificate. Where these find no contradiction comes the probe's argument
 (``strong+``, :mod:`labyrinth.rules.probe`): a ``case`` for each way on from
-the head, each refuted by the steps above with that edge supposed. Where none
+the head, each refuted by the steps above with that edge supposed; a case
+they do not refute is split again on the ways on from the cell its edge
+reaches (``strong++``, the deep probe ``probe:K``: nested cases). Where none
 is found the move is *missing* one (None). The steps are then made minimal
 (:mod:`verify.certificates._minimize`) and checked once more.
 
@@ -36,20 +38,22 @@ from verify.certificates._derive import Dead, Derivation
 from verify.certificates._hall import Matching
 from verify.certificates._minimize import minimal
 from verify.certificates.board import Facts, edge_key
-from verify.certificates.check import Board
+from verify.certificates.check import MAX_DEPTH, Board
 
-__all__ = ["MAX_ROUNDS", "cells_named", "certificate", "derive", "derive_cases"]
+__all__ = ["MAX_CASES", "MAX_ROUNDS", "cells_named", "certificate", "derive", "derive_cases"]
 
 #: rounds of areas, matching and filtering before the builder gives up (the closure stops at 30)
 MAX_ROUNDS = 200
+#: derivations a certificate's nested cases may take before the builder gives up (a deep probe's cases)
+MAX_CASES = 200
 
 
-def derive(board, *, suppose=None, removed=()):
+def derive(board, *, suppose=(), removed=()):
     """The steps of a derivation on ``board`` ending in a contradiction, or None when none is found.
 
-    ``suppose`` (an edge ``(a, b)``) is taken as forced and the edges
-    ``removed`` as gone before the first step, as inside a ``case`` step
-    whose earlier cases removed them: the steps are then the case's.
+    The edges ``suppose`` are taken as forced and the edges ``removed`` as
+    gone before the first step, as inside (nested) ``case`` steps whose
+    earlier cases removed them: the steps are then the innermost case's.
     """
     der = Derivation(board)
     try:
@@ -59,8 +63,8 @@ def derive(board, *, suppose=None, removed=()):
             der.opt[a].discard(b)
             der.opt[b].discard(a)
         der.start()
-        if suppose is not None:
-            der.force([suppose])
+        if suppose:
+            der.force(list(suppose))
         der.propagate()  # round the head first: most contradictions are there, and cheap
         der.everywhere_next()
         der.propagate()
@@ -91,23 +95,45 @@ def derive(board, *, suppose=None, removed=()):
     return None
 
 
-def derive_cases(board):
+def derive_cases(board, depth=MAX_DEPTH):
     """The probe's derivation (:mod:`labyrinth.rules.probe`): a ``case`` for each way on from the head, each
     refuted by :func:`derive` with that edge supposed, then the head left with none (``degree``); None if a case
-    is not refuted."""
-    head, steps, removed = board.head, [], []
-    if head == board.end:
+    is not refuted.
+
+    A case :func:`derive` does not refute is split again on the ways on from
+    the cell its edge reaches, ``depth`` levels deep at most (the deep probe,
+    ``probe:K``: the checker replays nested cases), within :data:`MAX_CASES`
+    derivations in all.
+    """
+    if board.head == board.end:
         return None
-    for x in sorted(board.adj[head]):
-        inner = derive(board, suppose=(head, x), removed=removed)
+    return _cases(board, board.head, [], [], depth, [MAX_CASES])
+
+
+def _cases(board, x, supposed, removed, depth, budget):
+    """The cases on each way on from ``x`` with the edges ``supposed`` forced and ``removed`` gone, then ``x``
+    left with none; None when one stands."""
+    steps, removed = [], list(removed)
+    for y in sorted(board.adj[x]):
+        key = edge_key(x, y)
+        if any(edge_key(*e) == key for e in supposed + removed):
+            continue  # the edge the line came by, or one an earlier case removed
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        suppose = supposed + [(x, y)]
+        inner = derive(board, suppose=suppose, removed=removed)
+        if inner is not None:
+            start = Facts(forced=[edge_key(*e) for e in suppose], removed=[edge_key(*e) for e in removed])
+            inner = minimal(board, inner, start)  # the case's own steps, minimal from what it supposes
+        elif depth > 1:
+            inner = _cases(board, y, suppose, removed, depth - 1, budget)
         if inner is None:
             return None
-        start = Facts(forced=[edge_key(head, x)], removed=[edge_key(*e) for e in removed])
-        inner = minimal(board, inner, start)  # the case's own steps, minimal from what it supposes
-        edge = [list(board.xy(c)) for c in sorted((head, x))]
+        edge = [list(board.xy(c)) for c in sorted((x, y))]
         steps.append({"kind": "case", "edge": edge, "steps": inner, "removes": [edge]})
-        removed.append((head, x))
-    steps.append({"kind": "degree", "cell": list(board.xy(head)), "dead": True})
+        removed.append((x, y))
+    steps.append({"kind": "degree", "cell": list(board.xy(x)), "dead": True})
     return steps
 
 
