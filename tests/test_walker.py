@@ -133,3 +133,35 @@ def test_walk_statistics_are_reproducible_and_consistent():
     # the perfect walker never gets stuck: every run is censored at the cap
     perfect = walk_statistics(5, get_rule_set("oracle"), 2, seed=0, cap=3)
     assert (perfect.mean, perfect.censored) == (3, 2)
+
+
+@pytest.mark.parametrize("name", ["default", "strong"])
+def test_a_big_board_walked_in_slices_of_steps_walks_the_same_walks_as_one_call(name):
+    # past SLICED_CELLS a walk is taken SLICE_STEPS steps a call (a stop is seen between calls): the same walk
+    import numpy as np
+
+    from labyrinth.rules.frame import Tables
+    from labyrinth.rules.walks import SLICE_STEPS, SLICED_CELLS, runs_until_stuck, walk_seed, walk_steps
+
+    n = 51
+    board = State.from_moves(n, "").board
+    assert board.size > SLICED_CELLS
+    runner = get_rule_set(name).runner()
+    p = runner.program
+    t = Tables.of(board)
+    arrays = (p.order, t.nb, t.colour, t.n, t.end, *p.patterns.arrays())
+    outcomes = set()
+    for index in range(3):
+        taken = np.zeros(board.size, dtype=np.uint8)
+        taken[0] = 1
+        path = np.zeros(board.size, dtype=np.int32)
+        length, outcome, _ = walk_steps(*arrays, taken, path, 1, np.uint64(walk_seed(5, index)), t.scratch(),
+                                        p.area, p.window, p.trig, p.ntrig, -1, True)
+        cells, sliced = runner.walk(State.from_moves(n, ""), 5, index)
+        assert cells == path[:length].tolist() and sliced == outcome
+        assert length > SLICE_STEPS  # the sliced walk went on over several calls
+        outcomes.add(outcome)
+    # runs until stuck: the kernel's one call and the sliced walks agree on the walks they took
+    whole = runs_until_stuck(*arrays, 5, 0, 3, t.scratch(), p.area, p.window, p.trig, p.ntrig)
+    assert runner.runs_until_stuck(board, 5, 0, 3) == (int(whole[0]), int(whole[1]))
+    assert outcomes  # the walks ran

@@ -24,10 +24,18 @@ from labyrinth.rules.frame import LEFT_DIR, RIGHT_DIR, Tables
 from labyrinth.rules._random import walk_seed
 from labyrinth.rules.program import choose, decide
 
-__all__ = ["COMPLETE", "STUCK", "Runner", "enumerate_chunk", "random_walk", "runs_until_stuck", "walk_seed"]
+__all__ = ["COMPLETE", "RUNNING", "SLICED_CELLS", "SLICE_STEPS", "STUCK", "Runner", "enumerate_chunk", "random_walk",
+           "runs_until_stuck", "walk_seed", "walk_steps"]
 
 COMPLETE = 1
 STUCK = 0
+#: a walk cut short by its step budget (:func:`walk_steps`), to go on
+RUNNING = 2
+#: steps a compiled walk takes per call on boards past :data:`SLICED_CELLS` cells: a stop signal is seen between
+#: calls, so a stop waits for at most this many steps (a step of a dead 101x101 state costs up to tens of ms)
+SLICE_STEPS = 32
+#: boards of more cells are walked in slices of :data:`SLICE_STEPS` steps
+SLICED_CELLS = 2048
 
 @njit(cache=True)
 def _direction(nb, a, b):
@@ -38,32 +46,57 @@ def _direction(nb, a, b):
 
 
 @njit(cache=True)
+def walk_steps(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
+               taken, path, length, rng, scratch, area, window, trig, ntrig, budget, first):
+    """Extend ``path[:length]`` uniformly among the open moves until complete, stuck, or ``budget`` steps taken.
+
+    ``taken`` must mark exactly the path's cells; ``budget`` below 0 sets no
+    limit. Returns ``(length, outcome, random state)``: the outcome is
+    :data:`RUNNING` when the budget ran out first, and a call with the path,
+    ``taken``, that state, the same ``scratch`` and ``first`` False goes on
+    with the same walk: the area rules' bookkeeping of cut cells is carried
+    over as it stands (started afresh only when ``first``), so the walk
+    decides every state as one call would. A walk given up while running
+    must end the bookkeeping (:func:`labyrinth.rules.areas.track_stop`).
+    """
+    size = n * n
+    head = path[length - 1]
+    heading = _direction(nb, path[length - 2], head) if length > 1 else 1
+    state = rng
+    if first:
+        track_init(nb, n, taken, area, scratch)
+    steps = 0
+    while True:
+        free_count = size - length
+        if head == end:
+            track_stop(area)
+            return length, COMPLETE if free_count == 0 else STUCK, state
+        if steps == budget:
+            return length, RUNNING, state
+        d, state = choose(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
+                          cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig,
+                          state)
+        if d < 0:
+            track_stop(area)
+            return length, STUCK, state
+        head = track_step(nb, colour, n, end, taken, head, d, free_count - 1, area, scratch)
+        heading = d
+        path[length] = head
+        length += 1
+        steps += 1
+
+
+@njit(cache=True)
 def random_walk(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
                 taken, path, length, rng, scratch, area, window, trig, ntrig):
     """Extend ``path[:length]`` uniformly among the open moves until complete or stuck.
 
     ``taken`` must mark exactly the path's cells. Returns ``(length, outcome)``.
     """
-    size = n * n
-    head = path[length - 1]
-    heading = _direction(nb, path[length - 2], head) if length > 1 else 1
-    state = rng
-    track_init(nb, n, taken, area, scratch)
-    while True:
-        free_count = size - length
-        if head == end:
-            track_stop(area)
-            return length, COMPLETE if free_count == 0 else STUCK
-        d, state = choose(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
-                          cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig,
-                          state)
-        if d < 0:
-            track_stop(area)
-            return length, STUCK
-        head = track_step(nb, colour, n, end, taken, head, d, free_count - 1, area, scratch)
-        heading = d
-        path[length] = head
-        length += 1
+    length, outcome, _ = walk_steps(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin,
+                                    nmax, forbid, taken, path, length, rng, scratch, area, window, trig, ntrig, -1,
+                                    True)
+    return length, outcome
 
 
 @njit(cache=True)
@@ -228,20 +261,49 @@ class Runner:
         self.program = program
 
     def walk(self, start, seed, index=0):
-        """A seeded random walk from ``start``: ``(path cells, outcome)`` with outcome COMPLETE/STUCK."""
+        """A seeded random walk from ``start``: ``(path cells, outcome)`` with outcome COMPLETE/STUCK.
+
+        On boards of more than :data:`SLICED_CELLS` cells the walk is taken
+        :data:`SLICE_STEPS` steps a call (the same walk), so that a stop
+        signal is handled within a few steps, not at the end of the walk.
+        """
+        return self._walk(start.board, start.taken, start.path, seed, index)
+
+    def _walk(self, board, taken, line, seed, index):
         p = self.program
-        board = start.board
-        taken = np.array(start.taken, dtype=np.uint8)
+        taken = np.array(taken, dtype=np.uint8)
         path = np.empty(board.size, dtype=np.int32)
-        path[: len(start.path)] = start.path
-        length, outcome = random_walk(*_run_arrays(p, board), taken, path, len(start.path),
-                                            np.uint64(walk_seed(seed, index)), Tables.of(board).scratch(),
-                                            p.area, p.window, p.trig, p.ntrig)
+        path[: len(line)] = line
+        arrays, scratch = _run_arrays(p, board), Tables.of(board).scratch()
+        budget = SLICE_STEPS if board.size > SLICED_CELLS else -1
+        length, outcome, rng = len(line), RUNNING, np.uint64(walk_seed(seed, index))
+        first = True
+        try:
+            while outcome == RUNNING:
+                length, outcome, rng = walk_steps(*arrays, taken, path, length, np.uint64(rng), scratch, p.area,
+                                                  p.window, p.trig, p.ntrig, budget, first)
+                first = False
+        finally:
+            if outcome == RUNNING:  # given up between slices (a stop): the rule kernels' bookkeeping ends here
+                track_stop(p.area)
         return path[:length].tolist(), outcome
 
     def runs_until_stuck(self, board, seed, first_walk, cap):
-        """Completed walks before the first stuck one, from walk ``first_walk`` on: ``(completed, run)``."""
+        """Completed walks before the first stuck one, from walk ``first_walk`` on: ``(completed, run)``.
+
+        Boards of more than :data:`SLICED_CELLS` cells take each walk in
+        slices of steps (:meth:`walk`): the same walks, a stop seen within a few steps.
+        """
         p = self.program
+        if board.size > SLICED_CELLS:
+            empty = np.zeros(board.size, dtype=np.uint8)
+            empty[0] = 1
+            done = 0
+            while done < cap:
+                if self._walk(board, empty, [0], seed, first_walk + done)[1] != COMPLETE:
+                    return done, done + 1
+                done += 1
+            return done, done
         done, run = runs_until_stuck(*_run_arrays(p, board), seed, first_walk, cap,
                                            Tables.of(board).scratch(), p.area, p.window, p.trig, p.ntrig)
         return int(done), int(run)
