@@ -66,3 +66,16 @@ def test_the_misses_are_replayed_found_dead_where_the_oracle_says_and_shrunk(tmp
     assert len(store.read_text().splitlines()) == 2
     said = capsys.readouterr().out
     assert "missing 0, rejected 0" in said, said
+
+
+def test_the_witness_profile_counts_every_step_of_the_walk_it_profiles_once():
+    from labyrinth.engine.walker import random_walk
+
+    profile = _bench("witness_profile")
+    runner = get_rule_set("strong").runner()
+    for index in range(3):
+        got, outcome, length = profile.profile(runner, 15, 4, index, 7)
+        walk = random_walk(15, get_rule_set("strong"), 4, index=index)
+        assert length == len(walk.state.path) and bool(outcome) == (walk.outcome == "complete")
+        assert sum(steps for steps, _ in got.values()) == length - 1  # slices of 7 steps, each counted once
+        assert got["line"][0] > 0  # the empty board's witness is a line: the profile sees it
