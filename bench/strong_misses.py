@@ -38,7 +38,7 @@ from verify.minimize import LEGEND, PatternError, minimal_pattern  # noqa: E402
 from verify.store import Store  # noqa: E402
 
 #: the arguments tried over `strong` on the state before the fatal move, cheapest first
-ARGUMENTS = ("probe", "exact-areas", "window:3", "window:5")
+ARGUMENTS = ("probe", "probe:4", "exact-areas", "window:3", "window:5")
 
 
 def stuck_walks(store, rules_name):
