@@ -30,7 +30,7 @@ from numba import njit
 from labyrinth.rules._twomatch import OTHER as _OTHER
 from labyrinth.rules._twomatch import ROWS as _TWOMATCH_ROWS
 
-__all__ = ["BASE", "INW", "ROWS", "VIS", "absorb", "reroute"]
+__all__ = ["BASE", "INW", "ROWS", "VIS", "absorb", "reroute", "splice"]
 
 #: first scratch row of the re-routing (after the 2-matching's rows)
 BASE = _TWOMATCH_ROWS
@@ -74,7 +74,7 @@ def _beside(nb, mate, lab, x, later):
 
 
 @njit(cache=True)
-def _route(nb, end, start, gone, left, mate, lab, taken, onl, mark, w, stamp, ncells, budget, out):
+def _route(nb, end, start, gone, left, mate, lab, taken, onl, mark, w, stamp, ncells, budget, out, split):
     """Search the pieces of the line through the region (its cells in ``RC[:ncells]``, marked ``INW == stamp``).
 
     The line is ``mate``'s, ordered by the labels ``lab`` (its cells: see
@@ -119,8 +119,19 @@ def _route(nb, end, start, gone, left, mate, lab, taken, onl, mark, w, stamp, nc
             k += 1
     todo -= fixed
     pieces = k
+    j = split[0]
+    if j >= pieces:
+        return -1
     if pieces == 0 or (gone >= 0 and seg[0] != start):
-        return False
+        return 0
+    if j >= 0:
+        for i in range(2 * pieces - 1, 2 * j, -1):
+            seg[i + 2] = seg[i]
+        seg[2 * j + 1] = split[1]
+        seg[2 * j + 2] = split[2]
+        w[ROLE, split[1]] = 1
+        w[ROLE, split[2]] = 1
+        pieces += 1
     # depth-first search, piece by piece from its start port to its end port
     stk = w[STK]
     it = w[IT]
@@ -193,7 +204,7 @@ def _route(nb, end, start, gone, left, mate, lab, taken, onl, mark, w, stamp, nc
             visited -= 1
         depth -= 1
     if not found:
-        return False
+        return 0
     # the new line: the outside kept, the pieces inside as found
     out[:] = mate
     if gone >= 0:
@@ -221,7 +232,7 @@ def _route(nb, end, start, gone, left, mate, lab, taken, onl, mark, w, stamp, nc
             if nb[x, e] == y:
                 out[x] |= 1 << e
                 out[y] |= 1 << (e ^ 1)
-    return True
+    return 1
 
 
 @njit(cache=True)
@@ -248,7 +259,7 @@ def reroute(nb, n, end, head, d, free_count, mate, lab, taken, w, stamp, radius,
             w[INW, x] = stamp
             rc[ncells] = x
             ncells += 1
-    return _route(nb, end, c, head, free_count - 1, mate, lab, taken, lab, -1, w, stamp, ncells, budget, out)
+    return _route(nb, end, c, head, free_count - 1, mate, lab, taken, lab, -1, w, stamp, ncells, budget, out, (-1, -1, -1)) > 0
 
 
 @njit(cache=True)
@@ -315,4 +326,77 @@ def absorb(nb, end, head, free_left, mate, lab, taken, onl, mark, cycle, band, w
                     cur = nb[cur, f]
                     f = _OTHER[4 * mate[cur] + (f ^ 1)]
         lo = hi
-    return _route(nb, end, head, -1, free_left, mate, lab, taken, onl, mark, w, stamp, ncells, budget, out)
+    return _route(nb, end, head, -1, free_left, mate, lab, taken, onl, mark, w, stamp, ncells, budget, out, (-1, -1, -1)) > 0
+
+
+@njit(cache=True)
+def splice(nb, n, end, head, free_left, mate, lab, taken, onl, mark, contact, radius, w, stamp, budget, out):
+    """Take a cycle too large for :func:`absorb` into the line through a window on one arc of it.
+
+    The region is the window of ``radius`` round ``contact`` (a cell of the
+    cycle): the line's cells in it and the arc of the cycle through
+    ``contact`` that stays in it. The arc's ends ``u`` and ``v`` are joined by
+    the rest of the cycle, outside; one piece of the line is split in two,
+    the first re-routed to end at ``u``, the second to begin at ``v``, so the
+    line runs out along the rest of the cycle and back. That is the 2-opt
+    move of the travelling salesman's local search (Lin and Kernighan 1973)
+    with the pieces inside the window searched exactly. Each piece and both
+    ends are tried (``budget`` nodes each); True if one worked, then ``out``
+    holds the new 2-matching (one cycle fewer).
+    """
+    cx = contact % n
+    cy = contact // n
+    # the arc through ``contact``: backwards to ``u``, forwards to ``v``, while in the window
+    first = -1
+    for e in range(4):
+        if (mate[contact] >> e) & 1:
+            first = e
+            break
+    if first < 0:
+        return False
+    rc = w[RC]
+    ncells = 0
+    w[INW, contact] = stamp
+    rc[ncells] = contact
+    ncells += 1
+    ends = np.empty(2, dtype=np.int64)
+    for side in range(2):
+        # side 0 leaves by ``first``, side 1 by the other way
+        d = first
+        if side == 1:
+            d = _OTHER[4 * mate[contact] + first]
+        cur = contact
+        while True:
+            y = nb[cur, d]
+            if w[INW, y] == stamp:
+                return False  # the whole cycle lies in the window: :func:`absorb`'s case
+            if abs(y % n - cx) > radius or abs(y // n - cy) > radius:
+                break
+            w[INW, y] = stamp
+            rc[ncells] = y
+            ncells += 1
+            cur = y
+            d = _OTHER[4 * mate[cur] + (d ^ 1)]
+            if d < 0:
+                return False
+        ends[side] = cur
+    if ends[0] == ends[1]:
+        return False
+    for yy in range(max(0, cy - radius), min(n, cy + radius + 1)):
+        for xx in range(max(0, cx - radius), min(n, cx + radius + 1)):
+            x = yy * n + xx
+            if x != head and w[INW, x] != stamp and mate[x] != 0 and onl[x] == mark:
+                w[INW, x] = stamp
+                rc[ncells] = x
+                ncells += 1
+    for j in range(ncells):
+        for side in range(2):
+            for i in range(ncells):
+                w[VIS, rc[i]] = 0
+            got = _route(nb, end, head, -1, free_left, mate, lab, taken, onl, mark, w, stamp, ncells, budget, out,
+                         (j, ends[side], ends[1 - side]))
+            if got > 0:
+                return True
+            if got < 0:
+                return False
+    return False

@@ -57,7 +57,7 @@ from labyrinth.rules._repair import (
     retrace,
     successor,
 )
-from labyrinth.rules._reroute import absorb
+from labyrinth.rules._reroute import absorb, splice
 from labyrinth.rules._twomatch import OTHER, SEEN, as_path, augment, build, is_line, log_start, need, undo
 from labyrinth.rules._twomatch import stamp as _seen_stamp
 
@@ -68,6 +68,10 @@ __all__ = ["BUF", "CTRL", "DEAD", "LIVE", "MATCHING", "MATE", "MODE", "NONE", "P
 #: (a pocket the line's pieces cannot fill in a narrow band often fills in a wider one: wider bands cost little
 #: more, as the search is pruned by degrees)
 _BANDS = ((1, 500), (2, 2000), (3, 4000), (5, 6000), (7, 10000))
+#: a cycle :func:`mend` cannot absorb whole is spliced into the line through windows on it, (radius, search nodes)
+#: in turn, at most ``_SPLICE_TRIES`` windows each (:func:`labyrinth.rules._reroute.splice`)
+_SPLICES = ((3, 20000), (4, 20000))
+_SPLICE_TRIES = 8
 #: at most this many steps between two attempts to turn a 2-matching into a line (:func:`recover_due`)
 _MAX_WAIT = 256
 
@@ -141,18 +145,61 @@ def mend(nb, end, taken, head, free_left, w):
                 break
             if need(taken, end, head, a) != 2 or w[ONL, a] == mark or w[SEEN, a] == tried:
                 continue
-            # ``a`` lies on a cycle: try to take it into the line, in wider and wider bands
+            # ``a`` lies on a cycle: try to take it into the line, in wider and wider bands, then through a window
+            done = False
             for band, budget in _BANDS:
                 if absorb(nb, end, head, free_left, m, w[LAB], taken, w[ONL], mark, a, band, w,
                           _trial.window_stamp(w), budget, w[BUF]):
-                    m[:] = w[BUF]
-                    mark = _onl_stamp(w)
-                    last = _line_piece(nb, head, w, mark)
-                    progress = True
+                    done = True
                     break
-            if not progress:
+            if done or _splice_cycle(nb, end, taken, head, free_left, m, w, mark, a):
+                m[:] = w[BUF]
+                mark = _onl_stamp(w)
+                last = _line_piece(nb, head, w, mark)
+                progress = True
+            else:
                 _mark_cycle(nb, m, a, w, tried)
     return last == free_left and read(nb, end, head, free_left, w)
+
+
+@njit(cache=True)
+def _splice_cycle(nb, end, taken, head, free_left, m, w, mark, a):
+    """Take the cycle of ``m`` through ``a`` into the line (cells ``mark`` in ``ONL``) through a window on it
+    (:func:`labyrinth.rules._reroute.splice`): windows of each radius of ``_SPLICES`` at up to ``_SPLICE_TRIES``
+    cells of the cycle beside the line, spaced along it; True if one worked (the new 2-matching in ``BUF``)."""
+    size = m.shape[0]
+    n = int(np.sqrt(size) + 0.5)
+    onl = w[ONL]
+    first = -1
+    for e in range(4):
+        if (m[a] >> e) & 1:
+            first = e
+            break
+    for radius, budget in _SPLICES:
+        d = first
+        cur = a
+        tries = 0
+        wait = 0
+        steps = 0
+        while d >= 0 and tries < _SPLICE_TRIES and steps <= size:
+            if wait > 0:
+                wait -= 1
+            else:
+                for e in range(4):
+                    y = nb[cur, e]
+                    if y >= 0 and onl[y] == mark and y != head:
+                        tries += 1
+                        wait = radius
+                        if splice(nb, n, end, head, free_left, m, w[LAB], taken, onl, mark, cur, radius, w,
+                                  _trial.window_stamp(w), budget, w[BUF]):
+                            return True
+                        break
+            cur = nb[cur, d]
+            d = OTHER[4 * m[cur] + (d ^ 1)]
+            steps += 1
+            if cur == a:
+                break
+    return False
 
 
 @njit(cache=True)
