@@ -20,7 +20,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 from labyrinth.engine import load_trace, parse_state  # noqa: E402
 from labyrinth.rules import get_rule_set  # noqa: E402
 from oracle import first_dead_step, get_oracle  # noqa: E402
-from verify import PatternError, Store, audit_walk, minimal_pattern, run_campaign  # noqa: E402
+from verify import AuditSettings, PatternError, Store, audit_walk, minimal_pattern, run_campaign  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus"
 
@@ -36,18 +36,19 @@ def main():
     print(f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}")
     for rules in () if args.skip_exhaustive else ("default", "universal", "oracle"):
         with Store(":memory:") as store:
-            run_campaign(store, n=5, rules_args=(rules, (), ()), exhaustive=True)  # compile outside the timing
+            run_campaign(store, AuditSettings(
+                n=5, rules_args=(rules, (), ()), exhaustive=True))  # compile outside the timing
             t0 = time.perf_counter()
-            _, totals, findings = run_campaign(store, n=7, rules_args=(rules, (), ()), exhaustive=True,
-                                               jobs=args.jobs)
+            _, totals, findings = run_campaign(store, AuditSettings(
+                n=7, rules_args=(rules, (), ()), exhaustive=True, jobs=args.jobs))
             print(f"exhaustive 7x7 audit, {rules}, {args.jobs} jobs: {time.perf_counter() - t0:.1f} s, "
                   f"{totals.steps} states, {totals.queries} oracle queries, {len(findings)} findings, "
                   f"{totals.walkthroughs} walkthroughs, {totals.stuck} stuck")
     for n in (9, 11, 13) if args.oracle_walks else ():
         with Store(":memory:") as store:
             t0 = time.perf_counter()
-            _, totals, findings = run_campaign(store, n=n, rules_args=("oracle", (), ()), walks=args.oracle_walks,
-                                               seed=1, jobs=args.jobs)
+            _, totals, findings = run_campaign(store, AuditSettings(
+                n=n, rules_args=("oracle", (), ()), walks=args.oracle_walks, seed=1, jobs=args.jobs))
             print(f"oracle-rule walks {n}x{n}: {args.oracle_walks} walks, {args.jobs} jobs, "
                   f"{time.perf_counter() - t0:.1f} s: {totals.walkthroughs} walkthroughs, {totals.stuck} stuck, "
                   f"{len(findings)} findings, {totals.queries} oracle queries")

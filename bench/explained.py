@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
 from labyrinth.view.svg import render_pattern  # noqa: E402
-from verify import Store, run_campaign  # noqa: E402
+from verify import AuditSettings, Store, run_campaign  # noqa: E402
 from verify.explain import FAMILIES, KINDS, explain_findings  # noqa: E402
 
 CHUNK = {9: 10, 11: 6, 13: 4, 15: 2, 17: 2, 19: 1, 21: 1}
@@ -52,8 +52,9 @@ def main():
             t0 = time.perf_counter()
             chunk = 0
             while time.perf_counter() - t0 < budget:
-                _, totals, _ = run_campaign(store, n=n, rules_args=("default", (), ()), walks=CHUNK.get(n, 1),
-                                            seed=chunk, jobs=args.jobs, time_limit=20.0, pattern_time_limit=20.0)
+                _, totals, _ = run_campaign(store, AuditSettings(
+                    n=n, rules_args=("default", (), ()), walks=CHUNK.get(n, 1), seed=chunk, jobs=args.jobs,
+                    time_limit=20.0, pattern_time_limit=20.0))
                 walks[n] += totals.walks
                 stuck[n] += totals.stuck
                 chunk += 1

@@ -102,10 +102,9 @@ def run(store, sets, sizes_plan, args):
             if cid is None and other is not None and stats_campaign.stored_results(store, other).complete:
                 continue  # measured before an optional rule (off here) joined the set: the same walks
             t0 = time.perf_counter()
-            res = stats_campaign.run_campaign(store, sizes=[n], rules_args=(name, (), ()), runs=runs,
-                                              seed=args.seed, cap=cap, rules=rules, jobs=args.jobs,
-                                              executor=args.executor, address=args.address,
-                                              resume=cid is not None)
+            res = stats_campaign.run_campaign(store, stats_campaign.StatsSettings(
+                sizes=[n], rules_args=(name, (), ()), runs=runs, seed=args.seed, cap=cap, rules=rules, jobs=args.jobs,
+                executor=args.executor, address=args.address, resume=cid is not None))
             s = res.stats.get(n)
             if s is not None and time.perf_counter() - t0 > 0.5:
                 print(f"{name:8s} n={n:3d} runs={s.runs:5d} walks={s.walks:7d} stuck={s.stuck:5d} "

@@ -167,20 +167,9 @@ class SearchOracle(Oracle):
         ncand = np.zeros(size + 1, dtype=np.int8)
         idx = np.zeros(size + 1, dtype=np.int8)
         counters = np.zeros(2, dtype=np.int64)
-        chunk = max(1, min(_CHUNK, _CHUNK_WORK // size))
-        while True:
-            budget = chunk
-            if node_limit is not None:
-                budget = min(budget, node_limit - int(counters[0]))
-                if budget <= 0:
-                    status = k.BUDGET
-                    break
-            status = k.search(t.nb, t.colour, board.end, taken, path, base, frame, cand, ncand,
-                              idx, t.work, t.rank, radius, budget, counters)
-            if status != k.BUDGET:
-                break
-            if expired(deadline):
-                break
+        status = _in_chunks(lambda budget: k.search(t.nb, t.colour, board.end, taken, path, base, frame, cand, ncand,
+                                                    idx, t.work, t.rank, radius, budget, counters),
+                            k.BUDGET, size, counters, node_limit, deadline)
         work = {"nodes": int(counters[0]), "backtracks": int(counters[1])}
         witness = None
         if status == k.FOUND:
@@ -323,6 +312,24 @@ def _decide_general(states, deadline, limit):
     return None, False, None, work
 
 
+def _in_chunks(search, budget_status, size, counters, node_limit, deadline):
+    """Run a resumable search kernel, ``search(budget)``, a chunk of nodes at a time: its last status.
+
+    Between chunks the deadline is looked at; ``node_limit`` (nodes in all,
+    ``counters[0]`` counting them) ends it with ``budget_status``.
+    """
+    chunk = max(1, min(_CHUNK, _CHUNK_WORK // size))
+    while True:
+        budget = chunk
+        if node_limit is not None:
+            budget = min(budget, node_limit - int(counters[0]))
+            if budget <= 0:
+                return budget_status
+        status = search(budget)
+        if status != budget_status or expired(deadline):
+            return status
+
+
 def _memo(words):
     """The dead-position table of the general kernel for taken sets of ``words`` 64-bit words
     (shared: a new generation per question; rebuilt when the board's word count changes)."""
@@ -372,21 +379,10 @@ def _run_general(state, deadline, node_limit, radius, variant=0, audit=False, or
     counters = np.zeros(5, dtype=np.int64)
     tbits = _bitset(taken)
     table = _memo(len(tbits))
-    chunk = max(1, min(_CHUNK, _CHUNK_WORK // size))
-    while True:
-        budget = chunk
-        if node_limit is not None:
-            budget = min(budget, node_limit - int(counters[0]))
-            if budget <= 0:
-                status = _gsearch.BUDGET
-                break
-        status = _gsearch.search(t.nb, t.colour, end, taken, path, base, frame, cand, ncand, idx, t.work,
-                                 t.info, rank, order, radius, budget, counters, ends, freel, fpos, t.zob, table,
-                                 tbits, audit)
-        if status != _gsearch.BUDGET:
-            break
-        if expired(deadline):
-            break
+    status = _in_chunks(lambda budget: _gsearch.search(t.nb, t.colour, end, taken, path, base, frame, cand, ncand,
+                                                       idx, t.work, t.info, rank, order, radius, budget, counters,
+                                                       ends, freel, fpos, t.zob, table, tbits, audit),
+                        _gsearch.BUDGET, size, counters, node_limit, deadline)
     work = {"nodes": int(counters[0]), "backtracks": int(counters[1]), "full_checks": int(counters[2]),
             "memo_hits": int(counters[4])}
     if audit:

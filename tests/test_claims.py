@@ -14,7 +14,7 @@ import pytest
 
 from labyrinth.cli import main
 from labyrinth.jobs.claims import HOST, Owner, owner_alive
-from verify.campaign import run_campaign
+from verify.campaign import AuditSettings, run_campaign
 from verify.store import Store
 
 LINUX_PROC = os.path.isdir("/proc/self/task")
@@ -143,7 +143,7 @@ def test_a_resume_takes_over_the_claims_of_killed_runs(tmp_path, monkeypatch):
     db = tmp_path / "r.db"
     kw = {"n": 7, "rules_args": ("universal", (), ()), "walks": 8, "seed": 1, "patterns": 0}  # a finding in walk 6
     with Store(db) as store:
-        c, _, _ = run_campaign(store, **kw)
+        c, _, _ = run_campaign(store, AuditSettings(**kw))
         before = {(f["state"], f["move"]) for f in store.findings()}
         assert before
         store.db.execute("DELETE FROM units WHERE unit IN ('walk 1', 'walk 6')")  # as if killed before recording
@@ -159,7 +159,7 @@ def test_a_resume_takes_over_the_claims_of_killed_runs(tmp_path, monkeypatch):
     clock.sleep = wait
     monkeypatch.setattr(labyrinth.jobs.claims, "time", clock)  # it must take them over at once, never wait
     with Store(db) as store:
-        again, totals, _ = run_campaign(store, **kw, resume=True)
+        again, totals, _ = run_campaign(store, AuditSettings(**kw, resume=True))
         assert again == c and totals.walks == 8
         rows = {r["unit"]: (r["owner"], r["runs"]) for r in store.db.execute("SELECT unit, owner, runs FROM units")}
         assert rows["walk 1"][0] == rows["walk 6"][0] != rows["walk 0"][0]

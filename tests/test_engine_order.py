@@ -20,7 +20,7 @@ import pytest
 from labyrinth.engine import State
 from labyrinth.engine_protocol import DEPTH_FIRST, ORDERS
 from labyrinth.rules import get_rule_set
-from verify import Store, run_campaign
+from verify import AuditSettings, Store, run_campaign
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -107,8 +107,8 @@ def test_both_orders_give_the_same_exhaustive_audit():
     runs = {}
     with Store(":memory:") as store:
         for order in ORDERS:
-            _, totals, found = run_campaign(store, n=5, rules_args=(engine, (), ()), exhaustive=True, patterns=0,
-                                            engine_order=order)
+            _, totals, found = run_campaign(store, AuditSettings(
+                n=5, rules_args=(engine, (), ()), exhaustive=True, patterns=0, engine_order=order))
             runs[order] = (totals, found)
     (bt, bf), (dt, df) = runs["breadth-first"], runs["depth-first"]
     assert _key(bf) == _key(df) and "over-pruned" in {f.kind for f in bf}  # wall-ahead closes feasible moves
@@ -168,9 +168,9 @@ def test_a_stepping_engine_steps_less_depth_first_with_the_same_findings(keep, c
     for order in ORDERS:
         totals_file = tmp_path / f"{order}.txt"
         with Store(":memory:") as store:
-            _, totals, out = run_campaign(store, n=5, rules_args=(
-                f"engine:{cs_engines['stateful']} --keep {keep} --totals {totals_file}", (), ()), exhaustive=True,
-                patterns=0, engine_order=order)
+            _, totals, out = run_campaign(store, AuditSettings(
+                n=5, rules_args=(f"engine:{cs_engines['stateful']} --keep {keep} --totals {totals_file}", (), ()),
+                exhaustive=True, patterns=0, engine_order=order))
         found[order] = _key(out)
         (line,) = totals_file.read_text().splitlines()  # "stateful: S states, K steps, R replayed from the start"
         states[order], steps[order] = int(line.split()[1]), int(line.split()[3])

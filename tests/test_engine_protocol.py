@@ -30,7 +30,7 @@ from labyrinth.engine_protocol.messages import MAX_BATCH, MAX_DEPTH, MAX_LINE, U
 from labyrinth.errors import EngineError
 from labyrinth.rules import get_rule_set
 from oracle import get_oracle
-from verify import Store, audit_walk, run_campaign
+from verify import AuditSettings, Store, audit_walk, run_campaign
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINES = ROOT / "examples" / "engines"
@@ -193,10 +193,10 @@ def test_the_python_subtree_audit_of_an_engine_matches_the_numba_kernel(name, of
     name = str(ROOT / name) if name.endswith(".rule") else name
     switch = f" --off {off}" if off else ""
     with Store(":memory:") as store:
-        _, t1, direct = run_campaign(store, n=5, rules_args=(name, (off,) if off else (), ()), exhaustive=True,
-                                     patterns=0)
-        _, t2, served = run_campaign(store, n=5, rules_args=(f"engine:{SERVE} --rules {name}{switch}", (), ()),
-                                     exhaustive=True, patterns=0)
+        _, t1, direct = run_campaign(store, AuditSettings(
+            n=5, rules_args=(name, (off,) if off else (), ()), exhaustive=True, patterns=0))
+        _, t2, served = run_campaign(store, AuditSettings(
+            n=5, rules_args=(f"engine:{SERVE} --rules {name}{switch}", (), ()), exhaustive=True, patterns=0))
     assert _key(direct) == _key(served) and direct
     assert (t1.walkthroughs, t1.stuck, t1.steps) == (t2.walkthroughs, t2.stuck, t2.steps)
     assert t2.engine_requests and t2.engine_states > t2.engine_requests  # batches of states
@@ -294,8 +294,8 @@ def _engine_command(lang, request):
 def test_a_reference_engine_has_exactly_the_findings_its_rules_imply(lang, wrong, request):
     command = _engine_command(lang, request) + (" --wrong" if wrong else "")
     with Store(":memory:") as store:
-        _, totals, found = run_campaign(store, n=5, rules_args=(f"engine:{command}", (), ()), exhaustive=True,
-                                        patterns=0)
+        _, totals, found = run_campaign(store, AuditSettings(
+            n=5, rules_args=(f"engine:{command}", (), ()), exhaustive=True, patterns=0))
     got = {(f.kind, f.state, f.move, tuple(f.rules) if f.kind == "over-pruned" else ()) for f in found}
     want = _expected(5, wrong)
     assert got == want

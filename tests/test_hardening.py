@@ -16,7 +16,7 @@ from labyrinth.engine import State, parse_state
 from labyrinth.errors import LabyrinthError
 from oracle import analyse, first_dead_step, get_oracle
 from oracle.base import Oracle, check_witness
-from verify import Store, run_campaign
+from verify import AuditSettings, Store, run_campaign
 
 GOOD_STATE = "7:RRDD"
 
@@ -234,8 +234,9 @@ def test_seeded_campaign_gives_the_same_findings_and_patterns_with_any_jobs(tmp_
     for i, jobs in enumerate((1, 2)):
         db = tmp_path / f"run{i}.db"
         with Store(db) as store:
-            run_campaign(store, n=9, rules_args=("universal", (), ()), walks=16, seed=5, time_limit=3600, jobs=jobs,
-                         pattern_time_limit=3600)  # no limit a busy machine reaches: only they could differ
+            run_campaign(store, AuditSettings(
+                n=9, rules_args=("universal", (), ()), walks=16, seed=5, time_limit=3600, jobs=jobs,
+                pattern_time_limit=3600))  # no limit a busy machine reaches: only they could differ
         runs.append(_findings(db))
     assert runs[0] and any(f[3] for f in runs[0])  # findings with patterns to compare
     assert runs[0] == runs[1]

@@ -153,7 +153,7 @@ def every_kind(tmp_path_factory):
     from test_knight_magic import BEV
 
     from labyrinth.puzzles.knight import semimagic
-    from verify.semimagic_campaign import run_campaign
+    from verify.semimagic_campaign import SemimagicSettings, run_campaign
     from verify.store import Store
 
     db = str(tmp_path_factory.mktemp("kinds") / "all.db")
@@ -166,7 +166,7 @@ def every_kind(tmp_path_factory):
         quiet = ["--no-progress"] if argv[0] == "audit" else []
         assert main([*argv, *quiet, "--db", db]) == 0, argv
     with Store(db) as store:  # knight-semimagic: a campaign of two units of the magic knight's tours
-        run_campaign(store, scope=semimagic.Unit(BEV[:4], BEV[::-1][:4]).name, depth=1, max_units=2)
+        run_campaign(store, SemimagicSettings(scope=semimagic.Unit(BEV[:4], BEV[::-1][:4]).name, depth=1, max_units=2))
         kinds = {c["kind"] for c in store.campaigns()}
         ids = [f["id"] for f in store.findings()]
     assert kinds == {"walks", "exhaustive", "trace", "numbers-walk", "knight-walk", "knight-semimagic"}

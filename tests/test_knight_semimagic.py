@@ -25,7 +25,7 @@ from labyrinth.errors import LabyrinthError
 from labyrinth.puzzles.knight import _magic_search as OS
 from labyrinth.puzzles.knight import semimagic as S
 from labyrinth.puzzles.knight._magic_common import Conditions, canonical, check_magic, grid_of, orbit
-from verify.semimagic_campaign import estimate, run_campaign, stored_results
+from verify.semimagic_campaign import SemimagicSettings, estimate, run_campaign, stored_results
 from verify.store import Store, StoreError
 
 # --- the line bound ------------------------------------------------------------------------------------------------
@@ -283,7 +283,7 @@ def test_campaign_resumes_after_a_kill(tmp_path, scope_tours):
 
 def test_a_store_that_holds_a_wrong_tour_is_refused(tmp_path):
     with Store(tmp_path / "s.db") as store:
-        result, stopped = run_campaign(store, scope=SCOPE, depth=1, max_units=2)
+        result, stopped = run_campaign(store, SemimagicSettings(scope=SCOPE, depth=1, max_units=2))
         assert not stopped or result.units_done == 2
         unit = next(iter(store.done_units(result.campaign)))
         bad = list(BEV)
@@ -296,7 +296,7 @@ def test_a_store_that_holds_a_wrong_tour_is_refused(tmp_path):
 
 def test_estimate_from_a_random_sample(tmp_path):
     with Store(tmp_path / "e.db") as store:
-        result, stopped = run_campaign(store, scope=SCOPE, depth=1, sample=4, seed=1, max_units=4)
+        result, stopped = run_campaign(store, SemimagicSettings(scope=SCOPE, depth=1, sample=4, seed=1, max_units=4))
         assert stopped and result.units_done == 4
         est = result.sample
         assert est["units"] == 4 and est["hours"] >= 0 and est["plus_minus"] >= 0
@@ -304,11 +304,11 @@ def test_estimate_from_a_random_sample(tmp_path):
         assert len(sampled) == 4
         # two units in plan order, then more sample on resume (another seed): those are late, and only narrow the
         # time to go; the estimate made before the full run stays what it was
-        result, _ = run_campaign(store, scope=SCOPE, depth=1, resume=True, max_units=2)
+        result, _ = run_campaign(store, SemimagicSettings(scope=SCOPE, depth=1, resume=True, max_units=2))
         plan = [u.name for u in S.plan_units(depth=1, scope=SCOPE)]
         before = set(store.done_units(result.campaign))
-        result, _ = run_campaign(store, scope=SCOPE, depth=1, resume=True, sample=len(plan) // 2, seed=7,
-                                 max_units=3)
+        result, _ = run_campaign(store, SemimagicSettings(
+            scope=SCOPE, depth=1, resume=True, sample=len(plan) // 2, seed=7, max_units=3))
         done = store.done_units(result.campaign)
         late = {u for u, rec in done.items() if rec.get("late")}
         assert len(late) == 3 and not late & before and all(done[u]["sample"] for u in late)
@@ -328,10 +328,10 @@ def test_the_estimate_gives_the_nodes_which_meet_the_real_total_whatever_the_mac
     estimates = []
     for name in ("a.db", "b.db"):
         with Store(tmp_path / name) as store:
-            result, _ = run_campaign(store, scope=SCOPE, depth=1, sample=len(plan) // 2, seed=1,
-                                     max_units=len(plan) // 2)
+            result, _ = run_campaign(store, SemimagicSettings(
+                scope=SCOPE, depth=1, sample=len(plan) // 2, seed=1, max_units=len(plan) // 2))
             estimates.append(result.sample)
-            result, _ = run_campaign(store, scope=SCOPE, depth=1, resume=True)
+            result, _ = run_campaign(store, SemimagicSettings(scope=SCOPE, depth=1, resume=True))
             assert result.complete
             real = result.nodes
             done = store.done_units(result.campaign)
@@ -369,9 +369,9 @@ def test_pairs_run_first(tmp_path):
     assert plan[0].split()[0] != pair and S.same_orbit_pairs(closed=True) == ("d3-f4",)
     with Store(tmp_path / "f.db") as store:
         with pytest.raises(LabyrinthError, match="not a pair"):
-            run_campaign(store, closed, first=["c3-e5"], max_units=1)
+            run_campaign(store, SemimagicSettings(conditions=closed, first=["c3-e5"], max_units=1))
         assert not store.campaigns()  # refused before a campaign was opened
-        result, _ = run_campaign(store, closed, first=[pair], max_units=1)
+        result, _ = run_campaign(store, SemimagicSettings(conditions=closed, first=[pair], max_units=1))
         done = store.done_units(result.campaign)
         assert list(done) == [next(u for u in plan if u.startswith(pair + " "))] and done[list(done)[0]]["ahead"]
 
@@ -382,7 +382,7 @@ def test_status_of_a_complete_campaign_gives_its_classes_as_found(tmp_path):
 
     db = tmp_path / "done.db"
     with Store(db) as store:
-        result, _ = run_campaign(store, scope=SCOPE, depth=1)
+        result, _ = run_campaign(store, SemimagicSettings(scope=SCOPE, depth=1))
     assert result.complete
     bench = Path(__file__).resolve().parent.parent / "bench" / "knight_semimagic.py"
     out = subprocess.run([sys.executable, str(bench), "status", "--db", str(db)], capture_output=True, text=True,
@@ -399,7 +399,7 @@ def test_status_estimates_the_time_to_go_two_ways(tmp_path):
 
     db = tmp_path / "st.db"
     with Store(db) as store:
-        result, _ = run_campaign(store, scope=SCOPE, depth=1, sample=5, seed=3, max_units=5)
+        result, _ = run_campaign(store, SemimagicSettings(scope=SCOPE, depth=1, sample=5, seed=3, max_units=5))
     bench = Path(__file__).resolve().parent.parent / "bench" / "knight_semimagic.py"
     out = subprocess.run([sys.executable, str(bench), "status", "--db", str(db)], capture_output=True, text=True,
                          timeout=600, check=True).stdout
@@ -536,11 +536,13 @@ CLOSED_SCOPE = S.Unit(FIG2[:12], FIG2[::-1][:12]).name
 
 def test_a_campaign_takes_the_units_another_campaign_of_the_same_search_has_done(tmp_path):
     with Store(tmp_path / "shared.db") as store:
-        closed, _ = run_campaign(store, Conditions(closed=True), scope=CLOSED_SCOPE, depth=1)
+        closed, _ = run_campaign(store, SemimagicSettings(
+            conditions=Conditions(closed=True), scope=CLOSED_SCOPE, depth=1))
         assert closed.complete and FIG2 in orbit(closed.summary["classes"][0])
         plan = [u.name for u in S.plan_units(depth=1, scope=CLOSED_SCOPE)]
         ran = []
-        whole, _ = run_campaign(store, scope=CLOSED_SCOPE, depth=1, progress=lambda d, t, r: ran.append(r.name))
+        whole, _ = run_campaign(store, SemimagicSettings(
+            scope=CLOSED_SCOPE, depth=1, progress=lambda d, t, r: ran.append(r.name)))
         # every unit of this plan was searched by the closed campaign: none is searched again, none is missing
         assert whole.complete and ran == [] and whole.units_done == len(plan)
         copied = store.done_units(whole.campaign)
@@ -548,12 +550,13 @@ def test_a_campaign_takes_the_units_another_campaign_of_the_same_search_has_done
         assert whole.summary["classes"] == closed.summary["classes"]
         # the same answer as searching them: a store of its own
         with Store(tmp_path / "alone.db") as alone:
-            fresh, _ = run_campaign(alone, scope=CLOSED_SCOPE, depth=1)
+            fresh, _ = run_campaign(alone, SemimagicSettings(scope=CLOSED_SCOPE, depth=1))
             assert fresh.summary["classes"] == whole.summary["classes"]
             assert {u: r["tours"] for u, r in alone.done_units(fresh.campaign).items()} == \
                 {u: r["tours"] for u, r in copied.items()}
         # the diagonals change the search: nothing is taken from the others
-        diag, _ = run_campaign(store, Conditions(diagonals=True), scope=CLOSED_SCOPE, depth=1)
+        diag, _ = run_campaign(store, SemimagicSettings(
+            conditions=Conditions(diagonals=True), scope=CLOSED_SCOPE, depth=1))
         assert diag.complete and not any("copied_from" in r for r in store.done_units(diag.campaign).values())
 
 

@@ -20,7 +20,7 @@ from labyrinth.cli import main
 from labyrinth.engine import State, parse_trace
 from labyrinth.engine.walker import enumerate_walks
 from labyrinth.rules import get_rule_set
-from verify import Store, run_campaign
+from verify import AuditSettings, Store, run_campaign
 from verify.trace import audit_trace
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,8 +36,8 @@ def small_db(tmp_path_factory):
     """A store with findings and patterns: 30 walks of the universal rules on 7x7 (they miss dead moves)."""
     db = tmp_path_factory.mktemp("store") / "small.db"
     with Store(db) as store:
-        run_campaign(store, n=7, rules_args=("universal", (), ()), walks=30, seed=3, time_limit=3600,
-                     pattern_time_limit=3600)  # every pattern found, however busy the machine
+        run_campaign(store, AuditSettings(
+            n=7, rules_args=("universal", (), ()), walks=30, seed=3, time_limit=3600, pattern_time_limit=3600))  # every pattern found, however busy the machine
     return db
 
 
@@ -85,11 +85,12 @@ def test_output_into_a_closed_pipe_ends_quietly(args, small_db, tmp_path):
 def test_resuming_a_finished_campaign_adds_time_and_never_erases_it(tmp_path):
     db = tmp_path / "t.db"
     with Store(db) as store:
-        first, totals, _ = run_campaign(store, n=7, rules_args=("universal", (), ()), walks=6, seed=1)
+        first, totals, _ = run_campaign(store, AuditSettings(n=7, rules_args=("universal", (), ()), walks=6, seed=1))
         assert totals.seconds > 0 and totals.oracle_seconds <= totals.work_seconds
         stored = store.elapsed(first)
         assert stored == pytest.approx(totals.seconds, rel=1e-6)
-        again, more, _ = run_campaign(store, n=7, rules_args=("universal", (), ()), walks=6, seed=1, resume=True)
+        again, more, _ = run_campaign(store, AuditSettings(
+            n=7, rules_args=("universal", (), ()), walks=6, seed=1, resume=True))
         assert again == first
         assert more.seconds >= stored and store.elapsed(first) >= stored
         assert more.oracle_seconds <= more.work_seconds <= more.seconds * 2 + 1
@@ -189,8 +190,8 @@ def test_a_redirected_run_writes_no_bar_frames(tmp_path):
 # --- 7. what patterns cost, and the default ------------------------------------------------------------
 def test_a_pattern_quota_per_unit_is_kept_and_prefers_the_fatal_move(tmp_path):
     with Store(tmp_path / "q.db") as store:
-        _, totals, findings = run_campaign(store, n=7, rules_args=("universal", (), ()), walks=40, seed=1,
-                                           patterns=1)
+        _, totals, findings = run_campaign(store, AuditSettings(
+            n=7, rules_args=("universal", (), ()), walks=40, seed=1, patterns=1))
     dead = [f for f in findings if f.kind in ("missed-dead", "wrong-force")]
     assert dead, "the universal rules miss dead moves on 7x7"
     per_unit = {}

@@ -1,12 +1,19 @@
-"""The whole-board rules that are sound by construction never close a live move: every reachable 5x5 state."""
+"""The whole-board rules that are sound by construction never close a live move.
+
+Every reachable 5x5 state (against brute force), and states of seeded random
+walks on larger boards (against the oracle).
+"""
 
 import pytest
 from brute import completions_exist, reachable_states
 
+from labyrinth.engine.walker import random_walk
+from labyrinth.rules import get_rule_set
 from labyrinth.rules.closure import Closure
 from labyrinth.rules.exact_areas import ExactAreas
 from labyrinth.rules.matching import TwoMatching
 from labyrinth.rules.probe import HeadProbe
+from oracle import get_oracle
 
 
 @pytest.mark.parametrize(("rule", "at_least"), [(Closure(), 1000), (ExactAreas(), 1000), (TwoMatching(), 50), (HeadProbe(), 1000),
@@ -21,3 +28,32 @@ def test_the_rule_never_closes_a_live_move_on_any_5x5_state(rule, at_least):
             closed += 1
             assert not completions_exist(state.after(effect.move)), (state.compact(), effect.move)
     assert closed > at_least  # it does close moves: the check has something to check
+
+
+#: (rule, boards, rule sets walked, walks per board and rule set, seed, every k-th state, must add to the walked rules)
+RANDOM_CASES = [
+    *[(Closure(), (n,), ("none", "universal"), 25 if n < 11 else 10, 31, 2, False) for n in (7, 9, 11)],
+    (ExactAreas(), (7, 9, 11, 13), ("universal",), 15, 123, 1, True),
+    *[(TwoMatching(), (n,), ("universal",), 40, 90, 3, False) for n in (7, 9)],
+]
+
+
+@pytest.mark.parametrize(("rule", "sizes", "walked", "walks", "seed", "every", "adds"), RANDOM_CASES,
+                         ids=[f"{c[0].name}-{'-'.join(map(str, c[1]))}" for c in RANDOM_CASES])
+def test_the_rule_never_closes_a_live_move_on_random_states(rule, sizes, walked, walks, seed, every, adds):
+    closed = added = 0
+    with get_oracle("auto") as oracle:
+        for n in sizes:
+            for name in walked:
+                rules = get_rule_set(name)
+                for i in range(walks):
+                    walk = random_walk(n, rules, seed, index=i)
+                    for k in range(0, walk.state.steps, every):
+                        state = walk.state.prefix(k)
+                        moves = {e.move for e in rule.effects(state)}
+                        for move in moves:
+                            assert oracle.decide(state.after(move)).feasible is False, (state.compact(), move)
+                        closed += len(moves)
+                        added += len(moves & set(rules.open_moves(state))) if adds else 0
+    assert closed > 0
+    assert added > 0 or not adds  # exact-areas closes moves the rules walked leave open

@@ -171,10 +171,10 @@ def test_stats_rows_are_the_library_s(tmp_path):
     """The store's rows are the walker's own statistic (no figure of the campaign's own making)."""
     from labyrinth.engine.walker import walk_statistics
     from labyrinth.rules import get_rule_set
-    from verify.stats_campaign import run_campaign
+    from verify.stats_campaign import StatsSettings, run_campaign
 
     with Store(tmp_path / "l.db") as store:
-        result = run_campaign(store, sizes=[7], rules_args=("fast", (), ()), runs=30, seed=2, cap=40)
+        result = run_campaign(store, StatsSettings(sizes=[7], rules_args=("fast", (), ()), runs=30, seed=2, cap=40))
     direct = walk_statistics(7, get_rule_set("fast"), 30, 2, cap=40)
     got = result.stats[7]
     assert (got.mean, got.low, got.high, got.walks, got.stuck, got.censored) == \

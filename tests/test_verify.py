@@ -6,7 +6,7 @@ from brute import completions_exist, reachable_states
 from labyrinth.engine import State, parse_state
 from oracle import check_witness, get_oracle
 from oracle.sat import SatOracle
-from verify import Store, minimal_pattern, run_campaign, verify_pattern
+from verify import AuditSettings, Store, minimal_pattern, run_campaign, verify_pattern
 from verify.minimize import matches
 
 BAD_RULES = """\
@@ -92,7 +92,7 @@ def test_alive_state_has_no_pattern():
 
 def _campaign(db, **kw):
     with Store(db) as store:
-        return run_campaign(store, **kw)
+        return run_campaign(store, AuditSettings(**kw))
 
 
 def test_exhaustive_5x5_default_has_no_findings(tmp_path):

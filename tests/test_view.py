@@ -186,14 +186,14 @@ def test_bad_input_is_one_line_and_exit_2(argv, token, capsys, tmp_path):
 @pytest.fixture(scope="module")
 def store_db(tmp_path_factory):
     """A small real store: random-walk audits of 7x7 and 9x9 with the universal rules (missed-dead findings)."""
-    from verify import Store, run_campaign
+    from verify import AuditSettings, Store, run_campaign
 
     db = tmp_path_factory.mktemp("store") / "view.db"
     with Store(db) as store:
-        run_campaign(store, n=7, rules_args=("universal", (), ()), walks=40, seed=1, time_limit=3600,
-                     pattern_time_limit=3600)  # every pattern found, however busy the machine
-        run_campaign(store, n=9, rules_args=("universal", (), ()), walks=10, seed=1, time_limit=3600,
-                     pattern_time_limit=3600)
+        run_campaign(store, AuditSettings(
+            n=7, rules_args=("universal", (), ()), walks=40, seed=1, time_limit=3600, pattern_time_limit=3600))  # every pattern found, however busy the machine
+        run_campaign(store, AuditSettings(
+            n=9, rules_args=("universal", (), ()), walks=10, seed=1, time_limit=3600, pattern_time_limit=3600))
     return db
 
 

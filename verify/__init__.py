@@ -4,6 +4,7 @@
   wrong force), confirm findings with a second backend;
 * :mod:`~verify.minimize`: minimal stuck patterns (SAT cores, then deletion);
 * :mod:`~verify.campaign`: campaigns split into units, local processes;
+  :mod:`~verify.settings`: a campaign's settings (:class:`~verify.settings.AuditSettings`);
 * :mod:`~verify.store`: the SQLite findings store;
 * :mod:`~verify.stats_campaign`: the walk statistic (``labyrinth stats --db``) as a resumable campaign;
 * :mod:`~verify.learn`: rules that get stronger by themselves (``labyrinth rules learn``);
@@ -15,15 +16,18 @@ from verify.audit import CLASSES, AuditTotals, Finding, audit_state, audit_walk,
 from verify.campaign import code_version, rules_fingerprint, run_campaign
 from verify.learn import Learned, learn
 from verify.minimize import Pattern, PatternError, minimal_pattern, verify_pattern
+from verify.settings import AuditSettings, RunSettings
 from verify.store import Store, StoreError
 
 __all__ = [
+    "AuditSettings",
     "AuditTotals",
     "CLASSES",
     "Finding",
     "Learned",
     "Pattern",
     "PatternError",
+    "RunSettings",
     "Store",
     "StoreError",
     "audit_state",

@@ -8,6 +8,8 @@ too: dead means *missed dead*, kept only for the topmost dead state of a dead
 subtree. A move along which a walkthrough was found is alive at no cost.
 """
 
+import collections
+
 import numpy as np
 from numba import njit
 
@@ -28,6 +30,20 @@ _ = (EXHAUSTED, FOUND)
 #: search nodes one query may expand before its move is recorded as unknown
 QUERY_BUDGET = 50_000_000
 
+# What a visit reads and fills, grouped (numba takes named tuples of arrays as they are; none changes shape
+# during an audit):
+#: the board's tables (:class:`labyrinth.rules.frame.Tables`)
+Board = collections.namedtuple("Board", "nb colour n end rank")
+#: the rule program's arrays (``perfect``: the search is the rule), its scratch space, and ``fired`` (closures per rule)
+Program = collections.namedtuple("Program", "order cells ncells marks nmarks rule_var force nmin nmax forbid scratch "
+                                            "area window trig ntrig fired perfect")
+#: the oracle's search space: copies of the state, its stacks, and the node budget of one query
+Query = collections.namedtuple("Query", "taken path cand ncand idx scratch budget")
+#: the walk down the tree: cells taken, the path, and per depth the open moves, the next one, and a walkthrough below
+Tree = collections.namedtuple("Tree", "taken path cand ncand idx good")
+#: what the audit finds: ``records`` and ``counters`` (see :func:`audit_subtree`)
+Out = collections.namedtuple("Out", "records counters")
+
 
 def run_subtree(start, rules, query_budget=QUERY_BUDGET):
     """Run :func:`audit_subtree` below the :class:`~labyrinth.engine.State` ``start`` under ``rules``.
@@ -45,21 +61,24 @@ def run_subtree(start, rules, query_budget=QUERY_BUDGET):
         program = get_rule_set("none").program()  # its arrays fill the kernel's signature; never asked
     else:
         program = rules.program()
-    board = start.board
-    t = Tables.of(board)
+    size = start.board.size
+    t = Tables.of(start.board)
+    board = Board(t.nb, t.colour, t.n, t.end, t.rank)
     cap = 256
     while True:
-        taken = np.array(start.taken, dtype=np.uint8)
-        path = np.zeros(board.size, dtype=np.int32)
-        path[: len(start.path)] = start.path
-        records = np.zeros((cap, board.size + 3), dtype=np.int32)
-        counters = np.zeros(6, dtype=np.int64)
         fired = np.zeros(max(1, len(program.order)), dtype=np.int64)
-        done = audit_subtree(program.order, t.nb, t.colour, t.n, t.end, *program.patterns.arrays(), t.rank, taken,
-                             path, len(start.path) - 1, records, counters, query_budget, t.scratch(), program.area,
-                             program.window, program.trig, program.ntrig, fired, perfect)
-        if done:
-            return records[: counters[0]], counters, fired
+        rules = Program(program.order, *program.patterns.arrays(), t.scratch(), program.area, program.window,
+                        program.trig, program.ntrig, fired, perfect)
+        query = Query(np.empty(size, dtype=np.uint8), np.empty(size + 1, dtype=np.int32),
+                      np.zeros((size + 1, 4), dtype=np.int8), np.zeros(size + 1, dtype=np.int8),
+                      np.zeros(size + 1, dtype=np.int8), t.scratch(), query_budget)
+        path = np.zeros(size, dtype=np.int32)
+        path[: len(start.path)] = start.path
+        tree = Tree(np.array(start.taken, dtype=np.uint8), path, np.zeros((size, 3), dtype=np.int8),
+                    np.zeros(size, dtype=np.int8), np.zeros(size, dtype=np.int8), np.zeros(size, dtype=np.uint8))
+        out = Out(np.zeros((cap, size + 3), dtype=np.int32), np.zeros(6, dtype=np.int64))
+        if audit_subtree(board, rules, query, tree, out, len(start.path) - 1):
+            return out.records[: out.counters[0]], out.counters, fired
         cap *= 8
 
 
@@ -79,9 +98,9 @@ def count_subtree(start, rules):
 
 
 @njit(cache=True)
-def _query(nb, colour, end, taken, path, depth, w, q_taken, q_path, q_cand, q_ncand, q_idx, scratch, rank,
-           budget, counters):
-    """Search the state ``path[:depth + 1]`` + ``w`` on copies; returns the kernel's status."""
+def _query(board, query, taken, path, depth, w, counters):
+    """Search the state ``path[:depth + 1]`` + ``w`` on the copies of ``query``; returns the kernel's status."""
+    q_taken, q_path, q_cand, q_ncand, q_idx, scratch, budget = query
     size = taken.shape[0]
     free_count = 0
     for c in range(size):
@@ -100,44 +119,50 @@ def _query(nb, colour, end, taken, path, depth, w, q_taken, q_path, q_cand, q_nc
     frame[0] = -1
     frame[1] = free_count
     qc = np.zeros(2, dtype=np.int64)
-    status = search(nb, colour, end, q_taken, q_path, base, frame, q_cand, q_ncand, q_idx, scratch, rank, 0,
-                    budget, qc)
+    status = search(board.nb, board.colour, board.end, q_taken, q_path, base, frame, q_cand, q_ncand, q_idx, scratch,
+                    board.rank, 0, budget, qc)
     counters[3] += 1
     counters[4] += qc[0]
     return status
 
 
 @njit(cache=True)
-def audit_subtree(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
-                  rank, taken, path, base, records, counters, query_budget, scratch, area, window, trig, ntrig,
-                  fired, perfect=False):
-    """Audit every node below ``path[:base + 1]`` (whose cells ``taken`` marks).
+def audit_subtree(board, rules, query, tree, out, base):
+    """Audit every node below ``tree.path[:base + 1]`` (whose cells ``tree.taken`` marks).
 
-    ``records[k] = (kind, depth, direction, path[0..depth])``; ``counters`` =
-    (records, walkthroughs, stuck leaves, oracle queries, search nodes, tree
-    nodes). Returns False if ``records`` filled up (run again with more room).
-    With ``perfect`` the rules are the search itself (the ``oracle`` rule set):
-    a move is open exactly when the search finds a completion after it; the
-    audit of such a tree is its count: every walkthrough found and no stuck
-    leaf. ``fired[i]`` counts the moves rule ``order[i]`` closed (see
-    :func:`labyrinth.rules.program.attribute`).
+    Parameters
+    ----------
+    board : Board
+        The board's tables.
+    rules : Program
+        The rule program; with ``rules.perfect`` the rules are the search
+        itself (the ``oracle`` rule set): a move is open exactly when the
+        search finds a completion after it; the audit of such a tree is its
+        count: every walkthrough found and no stuck leaf. ``rules.fired[i]``
+        counts the moves rule ``rules.order[i]`` closed (see
+        :func:`labyrinth.rules.program.attribute`).
+    query : Query
+        The oracle's search space and node budget.
+    tree : Tree
+        The walk: cells taken and path to ``base``, and room per depth.
+    out : Out
+        ``records[k] = (kind, depth, direction, path[0..depth])``; ``counters``
+        = (records, walkthroughs, stuck leaves, oracle queries, search nodes,
+        tree nodes).
+    base : int
+        The depth of the subtree's root.
+
+    Returns
+    -------
+    bool
+        False if ``out.records`` filled up (run again with more room).
     """
-    size = n * n
-    cand = np.zeros((size, 3), dtype=np.int8)
-    ncand = np.zeros(size, dtype=np.int8)
-    idx = np.zeros(size, dtype=np.int8)
-    good = np.zeros(size, dtype=np.uint8)
-    mark = np.zeros(size, dtype=np.int64)
-    q_taken = np.empty(size, dtype=np.uint8)
-    q_path = np.empty(size + 1, dtype=np.int32)
-    q_cand = np.zeros((size + 1, 4), dtype=np.int8)
-    q_ncand = np.zeros(size + 1, dtype=np.int8)
-    q_idx = np.zeros(size + 1, dtype=np.int8)
-    q_scratch = np.empty_like(scratch)
+    nb = board.nb
+    taken, path, cand, ncand, idx, good = tree
+    counters = out.counters
+    mark = np.zeros(taken.shape[0], dtype=np.int64)
     depth = base
-    if not _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
-                  rank, taken, path, depth, cand, ncand, idx, good, records, counters, query_budget, scratch, area,
-                  window, trig, ntrig, q_taken, q_path, q_cand, q_ncand, q_idx, q_scratch, fired, perfect):
+    if not _visit(board, rules, query, tree, out, depth):
         return False
     mark[depth] = counters[0]
     while True:
@@ -145,10 +170,7 @@ def audit_subtree(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_
             depth = descend(nb, cand, idx, path, taken, depth)
             w = path[depth]
             mark[depth] = counters[0]
-            if not _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax,
-                          forbid, rank, taken, path, depth, cand, ncand, idx, good, records, counters, query_budget,
-                          scratch, area, window, trig, ntrig, q_taken, q_path, q_cand, q_ncand, q_idx, q_scratch,
-                          fired, perfect):
+            if not _visit(board, rules, query, tree, out, depth):
                 return False
         else:
             if depth == base:
@@ -161,13 +183,12 @@ def audit_subtree(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_
                 good[depth] = 1
                 continue
             # no walkthrough below this open move: is its state dead?
-            status = _query(nb, colour, end, taken, path, depth, w, q_taken, q_path, q_cand, q_ncand, q_idx,
-                            q_scratch, rank, query_budget, counters)
+            status = _query(board, query, taken, path, depth, w, counters)
             if status == FOUND:
                 continue  # alive: the rules closed something feasible further down (recorded there)
             # dead (or unknown): only the topmost dead state of a dead subtree is kept
             counters[0] = mark[depth + 1]
-            if not _record(records, counters, MISSED_DEAD if status != BUDGET else UNKNOWN, path, depth,
+            if not _record(out.records, counters, MISSED_DEAD if status != BUDGET else UNKNOWN, path, depth,
                            _dir(nb, path[depth], w)):
                 return False
 
@@ -195,10 +216,13 @@ def _record(records, counters, kind, path, depth, d):
 
 
 @njit(cache=True)
-def _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, rank,
-           taken, path, depth, cand, ncand, idx, good, records, counters, query_budget, scratch, area, window, trig,
-           ntrig, q_taken, q_path, q_cand, q_ncand, q_idx, q_scratch, fired, perfect):
-    """Enter a node: count it, settle leaves, query the moves the rules close, list the open ones."""
+def _visit(board, rules, query, tree, out, depth):
+    """Enter the node at ``depth``: count it, settle leaves, query the moves the rules close, list the open ones."""
+    nb, colour, n, end, _rank = board
+    (order, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, scratch, area, window, trig, ntrig,
+     fired, perfect) = rules
+    taken, path, cand, ncand, idx, good = tree
+    records, counters = out
     size = n * n
     head = path[depth]
     counters[5] += 1
@@ -220,8 +244,7 @@ def _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, fo
             w = nb[head, d]
             if w < 0 or taken[w]:
                 continue
-            status = _query(nb, colour, end, taken, path, depth, w, q_taken, q_path, q_cand, q_ncand, q_idx,
-                            q_scratch, rank, query_budget, counters)
+            status = _query(board, query, taken, path, depth, w, counters)
             if status == FOUND:
                 mask |= 1 << d
             elif status == BUDGET and not _record(records, counters, UNKNOWN, path, depth, d):
@@ -243,8 +266,7 @@ def _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, fo
         w = nb[head, d]
         if w < 0 or taken[w] or (mask >> d) & 1:
             continue
-        status = _query(nb, colour, end, taken, path, depth, w, q_taken, q_path, q_cand, q_ncand, q_idx,
-                        q_scratch, rank, query_budget, counters)
+        status = _query(board, query, taken, path, depth, w, counters)
         if status == FOUND or status == BUDGET:
             if not _record(records, counters, OVER_PRUNED if status == FOUND else UNKNOWN, path, depth, d):
                 return False

@@ -10,7 +10,7 @@ from labyrinth.jobs.executors import run_local, run_ray, run_serial
 from labyrinth.jobs.stopping import held
 from verify.audit import COUNTERS, AuditTotals
 
-__all__ = ["Run", "Workers"]
+__all__ = ["Run", "Workers", "dispatch", "run_units"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -101,15 +101,52 @@ class Run:
     def execute(self, init_args, *, jobs=1, executor="local", address=None):
         if executor not in ("local", "ray"):
             raise LabyrinthError("unknown executor (local or ray)", token=executor)
-        if executor == "ray":
-            run_ray(self.claims, self.workers.ray_task, init_args, jobs, address, self.finish)
-        elif jobs <= 1 or len(self.todo) <= 1:
-            run_serial(self.claims, lambda: self.workers.ensure(init_args), self.finish)
-        else:
-            run_local(self.claims, self.workers.init, init_args, jobs, self.finish)
+        dispatch(self.claims, self.workers, init_args, self.finish, units=len(self.todo), jobs=jobs, executor=executor,
+                 address=address)
         self.totals.seconds = self.prior + time.perf_counter() - self.t0
         with held():
             self.store.set_elapsed(self.campaign, self.totals.seconds)
+
+
+def dispatch(claims, workers, init_args, finish, *, units, jobs=1, executor="local", address=None):
+    """Run the units of ``claims`` where asked, ``finish(result)`` for each as it comes in.
+
+    On Ray (``executor="ray"``, ``address``: a running cluster), in this
+    process (one job, or at most one unit), or in ``jobs`` forked local
+    processes; ``workers`` (:class:`Workers`) sets up the process that runs
+    a unit from ``init_args``.
+    """
+    if executor == "ray":
+        run_ray(claims, workers.ray_task, init_args, jobs, address, finish)
+    elif jobs <= 1 or units <= 1:
+        run_serial(claims, lambda: workers.ensure(init_args), finish)
+    else:
+        run_local(claims, workers.init, init_args, jobs, finish)
+
+
+def run_units(store, campaign, claims, workers, init_args, finish, settings, *, todo, done, units, elapsed,
+              prepare=None):
+    """:func:`dispatch` the ``todo`` units claimed (``prepare()`` first, if given) as ``settings`` place them.
+
+    ``done`` holds the units stored and ``units`` counts them all: a stop
+    (Ctrl-C, SIGTERM, a worker killed: every unit finished is stored) is a
+    :class:`~labyrinth.errors.CampaignInterrupted` naming them. Either way
+    the claims are given back and the campaign's wall time, ``elapsed()``,
+    is stored.
+    """
+    try:
+        if todo:
+            if prepare is not None:
+                prepare()
+            dispatch(claims, workers, init_args, finish, units=todo, jobs=settings.jobs, executor=settings.executor,
+                     address=settings.address)
+    except KeyboardInterrupt as stop:
+        raise CampaignInterrupted(str(stop) or "interrupted", campaign=campaign, stored=len(done), units=units,
+                                  signum=getattr(stop, "signum", SIGINT)) from None
+    finally:
+        claims.close()
+        with held():
+            store.set_elapsed(campaign, elapsed())
 
 
 def _totals_from_json(obj):

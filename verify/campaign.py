@@ -53,8 +53,9 @@ from verify.audit import (
     confirm,
     count_fired,
 )
+from verify.settings import PATTERN_SECONDS, AuditSettings
 
-__all__ = ["code_version", "rules_fingerprint", "run_campaign", "run_trace_campaign"]
+__all__ = ["AuditSettings", "PATTERN_SECONDS", "code_version", "rules_fingerprint", "run_campaign", "run_trace_campaign"]
 
 
 def rules_fingerprint(rules):
@@ -88,8 +89,6 @@ _CTX = {}
 #: ``patterns`` policy of a campaign: minimal patterns for every dead finding up to this board size;
 #: beyond it, where one costs seconds, for the first of each unit (the walk's fatal move first)
 PATTERNS_ALL_UP_TO = 11
-#: seconds one minimal pattern may take in a campaign (most take well under a second; a few take minutes)
-PATTERN_SECONDS = 10.0
 
 
 def _init(rules_args, time_limit, patterns, oracle="auto", engine_timeout=None, engine_order=None):
@@ -344,43 +343,20 @@ def check_split(n, split):
                              source=f"--split {split}")
 
 
-def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, split=None, jobs=1,
-                 executor="local", address=None, oracle="auto", time_limit=60.0, patterns="auto",
-                 pattern_time_limit=PATTERN_SECONDS, resume=False, progress=None, engine_timeout=None,
-                 engine_order=None, refuse_same=False):
-    """Run an audit campaign into ``store``; returns ``(campaign id, totals, findings reported)``.
+def run_campaign(store, settings):
+    """Run an audit campaign of ``settings`` (:class:`~verify.settings.AuditSettings`) into ``store``.
 
     Parameters
     ----------
-    rules_args : tuple
-        ``(name, off, on)`` as for :func:`labyrinth.rules.get_rule_set`.
-    jobs : int
-        Local worker processes (``executor="local"``), or CPUs of the local
-        Ray cluster started when ``executor="ray"`` and no ``address`` is given.
-    executor : str
-        Where units run: ``local`` or ``ray``; ``address`` joins a running Ray cluster.
-    oracle : str
-        The oracle backend that decides every move (``auto``, ``search``,
-        ``sat``, ``cpsat``); findings are confirmed by SAT (by CP-SAT when
-        the oracle is SAT).
-    patterns : str or int
-        Which dead findings get a minimal stuck pattern: see :func:`pattern_quota`.
-    pattern_time_limit : float or None
-        Seconds for one pattern; past it the finding is stored without one
-        (``labyrinth minimize --finding ID`` adds it later).
-    progress : callable, optional
-        ``progress(units_done, units_total, totals)``, called after every unit.
-    engine_timeout : float, optional
-        Seconds per request of an external engine (``rules_args`` named
-        ``engine:COMMAND``; every worker starts its own engine).
-    engine_order : str, optional
-        ``"breadth-first"`` or ``"depth-first"``: the order an external
-        engine is asked in (None: the order its hello prefers, else
-        breadth-first). Not a campaign parameter: the findings are the same
-        in either order, so a campaign resumes in the other.
-    refuse_same : bool
-        Without ``resume``, refuse (:class:`~labyrinth.errors.CampaignExists`)
-        when the store holds a campaign with these settings, instead of starting another.
+    store : verify.store.Store
+        The findings store the campaign is written to.
+    settings : verify.settings.AuditSettings
+        What is audited, and how and where the units run.
+
+    Returns
+    -------
+    tuple
+        ``(campaign id, totals, findings reported)``.
 
     The first Ctrl-C or SIGTERM stops the run at once (the units running are
     given up) and raises :class:`~labyrinth.errors.CampaignInterrupted`,
@@ -389,8 +365,11 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
     from labyrinth.rules import get_rule_set
     from oracle import get_oracle
 
-    name, off, on = rules_args
-    rules = get_rule_set(name, off=off, on=on, engine_timeout=engine_timeout, engine_order=engine_order)
+    n, walks, seed, exhaustive, split = settings.n, settings.walks, settings.seed, settings.exhaustive, settings.split
+    oracle, time_limit = settings.oracle, settings.time_limit
+    name, off, on = settings.rules_args
+    rules = get_rule_set(name, off=off, on=on, engine_timeout=settings.engine_timeout,
+                         engine_order=settings.engine_order)
     if exhaustive and not (kernel_runs(rules) or rules.external):
         raise LabyrinthError("an exhaustive audit needs a compiled rule set, oracle or an external engine "
                              "(not future-lines: in Python it would take hours)", token=name)
@@ -404,7 +383,8 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
     if oracle != "auto":  # (campaigns of the default oracle keep the parameters they had before the choice)
         params["oracle"] = oracle
     campaign = store.start_campaign(kind, params, seed=seed, rules=name, fingerprint=rules_fingerprint(rules),
-                                    code_version=code_version(), resume=resume, refuse_same=refuse_same)
+                                    code_version=code_version(), resume=settings.resume,
+                                    refuse_same=settings.refuse_same)
     if exhaustive:
         units, top = _split(n, rules, split)
         tasks = [(_tree_unit, (n, u), f"tree {u or '-'}") for u in units]
@@ -414,11 +394,11 @@ def run_campaign(store, *, n, rules_args, walks=None, seed=0, exhaustive=False, 
                  for i in range(0, walks, step)]
     else:
         tasks = [(_walk_unit, (n, seed, i), f"walk {i}") for i in range(walks)]
-    init_args = ((name, tuple(off), tuple(on)), time_limit, (patterns, pattern_time_limit), oracle, engine_timeout,
-                 engine_order)
+    init_args = ((name, tuple(off), tuple(on)), time_limit, (settings.patterns, settings.pattern_time_limit), oracle,
+                 settings.engine_timeout, settings.engine_order)
     try:
-        with Run(store, campaign, tasks, progress, _WORKERS, extra=["top"] if exhaustive else []) as run:
-            run.execute(init_args, jobs=jobs, executor=executor, address=address)
+        with Run(store, campaign, tasks, settings.progress, _WORKERS, extra=["top"] if exhaustive else []) as run:
+            run.execute(init_args, jobs=settings.jobs, executor=settings.executor, address=settings.address)
             if exhaustive and run.take("top"):  # every unit is recorded now, by this run or another
                 unit_good = {u[5:].replace("-", ""): t.get("walkthroughs", 0) > 0
                              for u, t in run.done.items() if u.startswith("tree ")}

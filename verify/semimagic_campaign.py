@@ -29,12 +29,14 @@ import os
 import random
 import socket
 import time
+from typing import Optional
 
-from labyrinth.errors import SIGINT, CampaignInterrupted, LabyrinthError
+from labyrinth.errors import LabyrinthError
 from labyrinth.puzzles.knight._magic_common import Conditions, check_magic
 from labyrinth.puzzles.knight.semimagic import DEPTH, parse_unit, plan_units, run_unit, summarize, unit_pair
+from verify.settings import RunSettings
 
-__all__ = ["KIND", "CampaignResult", "estimate", "open_campaign", "run_campaign", "stored_results"]
+__all__ = ["KIND", "CampaignResult", "SemimagicSettings", "estimate", "open_campaign", "run_campaign", "stored_results"]
 
 #: the campaign kind in the store
 KIND = "knight-semimagic"
@@ -272,27 +274,29 @@ def _unit_task(name, closed, diagonals, deadline, sample):
 
 
 # --- driver ------------------------------------------------------------------------------------
-def run_campaign(store, conditions=Conditions(), *, depth=DEPTH, scope=None, jobs=1, executor="local", address=None,
-                 time_limit=None, resume=False, new=False, sample=0, seed=0, first=(), max_units=None, progress=None):
-    """Run (or go on with) the campaign of ``conditions``: ``(CampaignResult, stopped_early)``.
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SemimagicSettings(RunSettings):
+    """What a semimagic campaign enumerates; where and how it runs (:class:`~verify.settings.RunSettings`).
 
     Parameters
     ----------
+    conditions : Conditions
+        The conditions a tour must meet (default: none beyond a semimagic tour).
     depth, scope
         The plan (:func:`~labyrinth.puzzles.knight.semimagic.plan_units`): the whole enumeration by default.
-    jobs : int
-        Local worker processes (or CPUs of a local Ray).
-    executor : str
-        ``local`` or ``ray`` (``address``: a running cluster, else one is started).
     time_limit : float or None
         Seconds for this run; units unfinished then are not stored.
+    new : bool
+        Start another campaign even if one with these settings is stored.
     sample : int
         Run this many units of a random sample (``seed``) first, marked as the
         sample the estimate is made from; with ``max_units`` equal to it, a
         run that only estimates. The draw is over the whole plan (the same
-        flags on ``--resume`` draw the same units: those done are not run
+        flags on ``resume`` draw the same units: those done are not run
         again); drawn after units have run in plan order, its units are
         ``late``: they narrow the time to go, not the first estimate.
+    seed : int
+        The seed of the sample.
     first : iterable of str
         End-cell pairs (``"c2-f2"``) whose units run right after the sample,
         in plan order, before the rest (marked ``ahead``): a part of the
@@ -301,27 +305,54 @@ def run_campaign(store, conditions=Conditions(), *, depth=DEPTH, scope=None, job
         Stop this run after so many units.
     progress : callable or None
         ``progress(done, total, result_of_unit)`` after each unit stored.
+    """
 
-    The first Ctrl-C or SIGTERM stops the run at once (the units running are
-    given up) and raises :class:`~labyrinth.errors.CampaignInterrupted`,
-    naming the units stored.
+    conditions: Conditions = dataclasses.field(default_factory=Conditions)
+    depth: int = DEPTH
+    scope: Optional[str] = None
+    time_limit: Optional[float] = None
+    new: bool = False
+    sample: int = 0
+    seed: int = 0
+    first: tuple = ()
+    max_units: Optional[int] = None
+
+
+def run_campaign(store, settings):
+    """Run (or go on with) the campaign of ``settings`` (:class:`SemimagicSettings`).
+
+    Parameters
+    ----------
+    store : verify.store.Store
+        The findings store the campaign is written to.
+    settings : SemimagicSettings
+        What is enumerated, and how and where the units run.
+
+    Returns
+    -------
+    tuple
+        ``(CampaignResult, stopped_early)``.
+
+    A Ctrl-C or SIGTERM stops the run as it stops an audit's
+    (:func:`verify.campaign.run_campaign`).
     """
     from labyrinth.jobs.claims import Claims
-    from labyrinth.jobs.executors import run_local, run_ray, run_serial
-    from labyrinth.jobs.stopping import held
+    from verify._run import Workers, run_units
     from verify.campaign import code_version
 
+    conditions, depth, scope, max_units = settings.conditions, settings.depth, settings.scope, settings.max_units
+    executor, time_limit, sample, progress = settings.executor, settings.time_limit, settings.sample, settings.progress
     if executor not in ("local", "ray"):
         raise LabyrinthError("unknown executor (local or ray)", token=executor)
     units = [u.name for u in plan_units(conditions, depth, scope)]
-    first = _pairs_of(units, first)
-    campaign = open_campaign(store, conditions, depth=depth, scope=scope, resume=resume, new=new)
+    first = _pairs_of(units, settings.first)
+    campaign = open_campaign(store, conditions, depth=depth, scope=scope, resume=settings.resume, new=settings.new)
     done = store.done_units(campaign)
     shared = _searched_elsewhere(store, campaign, units, conditions, done)
     if shared:  # searched by another campaign (e.g. the closed tours' units in the whole enumeration): not again
         store.record_copies(campaign, shared)
         done |= shared
-    drawn = random.Random(seed).sample(units, min(sample, len(units))) if sample else []
+    drawn = random.Random(settings.seed).sample(units, min(sample, len(units))) if sample else []
     late = any(not r.get("sample") and not r.get("copied_from") for r in done.values())  # the run in order began
     picked = set(drawn)
     ahead = [u for u in units if u not in picked and unit_pair(u) in first]
@@ -360,23 +391,9 @@ def run_campaign(store, conditions=Conditions(), *, depth=DEPTH, scope=None, job
             stopped.append(name)
             claims.queue.clear()
 
-    try:
-        if not tasks:
-            pass
-        elif executor == "ray":
-            run_ray(claims, _ray_task, (), jobs, address, finish)
-        elif jobs <= 1 or len(tasks) <= 1:
-            run_serial(claims, lambda: _ensure(()), finish)
-        else:
-            _init()
-            run_local(claims, _init, ((),), jobs, finish)
-    except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, a worker killed: every unit finished is stored
-        raise CampaignInterrupted(str(stop) or "interrupted", campaign=campaign, stored=len(done),
-                                  units=len(units), signum=getattr(stop, "signum", SIGINT)) from None
-    finally:
-        claims.close()
-        with held():
-            store.set_elapsed(campaign, prior + time.perf_counter() - t0)
+    run_units(store, campaign, claims, Workers(init=_init, ensure=_ensure, ray_task=_ray_task), ((),), finish,
+              settings, todo=len(tasks), done=done, units=len(units), elapsed=lambda: prior + time.perf_counter() - t0,
+              prepare=_init if executor == "local" else None)  # the kernel loaded once here: forked workers have it
     result = stored_results(store, campaign, conditions, depth=depth, scope=scope)
     if result.complete:
         store.finish_campaign(campaign, {k: v for k, v in result.to_json().items() if k != "grids"})

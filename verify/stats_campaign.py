@@ -29,11 +29,13 @@ import json
 import os
 import socket
 import time
+from typing import Any, Callable, Optional
 
-from labyrinth.errors import SIGINT, CampaignInterrupted, LabyrinthError
+from labyrinth.errors import LabyrinthError
+from verify.settings import RunSettings
 
-__all__ = ["KIND", "SettingsDiffer", "StatsResult", "estimate", "open_campaign", "parse_unit", "plan_units", "run_campaign",
-           "runs_per_unit", "stored_results", "unit_name"]
+__all__ = ["KIND", "SettingsDiffer", "StatsResult", "StatsSettings", "estimate", "open_campaign", "parse_unit",
+           "plan_units", "run_campaign", "runs_per_unit", "stored_results", "unit_name"]
 
 #: the campaign kind in the store
 KIND = "stats"
@@ -301,52 +303,87 @@ def _unit_task(n, seed, first, stop, cap):
 
 
 # --- driver ------------------------------------------------------------------------------------
-def run_campaign(store, *, sizes, rules_args, runs, seed=0, cap=100, rules=None, jobs=1, executor="local",
-                 address=None, resume=False, new=False, engine_timeout=None, progress=None, before=None):
-    """Run (or go on with) the stats campaign of these settings in ``store``: its :class:`StatsResult`.
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class StatsSettings(RunSettings):
+    """What a stats campaign measures; where and how it runs (:class:`~verify.settings.RunSettings`).
 
     Parameters
     ----------
+    sizes : sequence of int
+        The board sides.
     rules_args : tuple
-        ``(name, off, on)`` as for :func:`labyrinth.rules.get_rule_set`; ``rules``
-        the rule set they name, when the caller has it already (else made here).
-    jobs : int
-        Local worker processes (``executor="local"``), or CPUs of the local
-        Ray cluster started when ``executor="ray"`` and no ``address`` is given.
-    executor : str
-        ``local`` or ``ray`` (``address``: a running cluster, else one is started).
-    progress : callable or None
+        ``(name, off, on)`` as for :func:`labyrinth.rules.get_rule_set`.
+    rules : RuleSet, optional
+        The rule set ``rules_args`` name, when the caller has it already (else made here).
+    runs : int
+        Runs (walks until a walkthrough, or ``cap`` walks) per size.
+    seed : int
+        The seed of the walks.
+    cap : int
+        Walks one run may take.
+    new : bool
+        Start another campaign even if one with these settings is stored.
+    engine_timeout : float, optional
+        Seconds per request of an external engine.
+    progress : callable, optional
         ``progress(runs_done, runs_total, unit_name)`` after each unit stored
         (by this run or another sharing the store).
-    before : callable or None
+    before : callable, optional
         ``before(campaign, done)`` once the campaign is open and before any
         unit runs (``done``: ``{unit: totals}`` stored): where a caller prints
         an estimate.
+    """
 
-    The first Ctrl-C or SIGTERM stops the run at once (the units running are
-    given up) and raises :class:`~labyrinth.errors.CampaignInterrupted`,
-    naming the units stored.
+    sizes: tuple
+    rules_args: tuple
+    runs: int
+    rules: Any = None
+    seed: int = 0
+    cap: int = 100
+    new: bool = False
+    engine_timeout: Optional[float] = None
+    before: Optional[Callable] = None
+
+
+def run_campaign(store, settings):
+    """Run (or go on with) the stats campaign of ``settings`` (:class:`StatsSettings`) in ``store``.
+
+    Parameters
+    ----------
+    store : verify.store.Store
+        The findings store the campaign is written to.
+    settings : StatsSettings
+        What is measured, and how and where the units run.
+
+    Returns
+    -------
+    StatsResult
+        The campaign's figures (those of every unit stored).
+
+    A Ctrl-C or SIGTERM stops the run as it stops an audit's
+    (:func:`verify.campaign.run_campaign`).
     """
     from labyrinth.jobs.claims import Claims
-    from labyrinth.jobs.executors import run_local, run_ray, run_serial
-    from labyrinth.jobs.stopping import held
     from labyrinth.rules import get_rule_set
+    from verify._run import Workers, run_units
     from verify.campaign import code_version
 
+    sizes, runs, seed, cap, rules = settings.sizes, settings.runs, settings.seed, settings.cap, settings.rules
+    executor, jobs, engine_timeout, progress = settings.executor, settings.jobs, settings.engine_timeout, settings.progress
     if executor not in ("local", "ray"):
         raise LabyrinthError("unknown executor (local or ray)", token=executor)
-    name, off, on = rules_args
+    name, off, on = settings.rules_args
     rules_args = (name, tuple(off), tuple(on))
     if rules is None:
         rules = get_rule_set(name, off=off, on=on, engine_timeout=engine_timeout)
     campaign = open_campaign(store, sizes=sizes, rules_args=rules_args, rules=rules, runs=runs, seed=seed, cap=cap,
-                             resume=resume, new=new)
+                             resume=settings.resume, new=settings.new)
     plan = plan_units(sizes, runs, cap)
     names = {unit_name(*u) for u in plan}
     done = {u: t for u, t in store.done_units(campaign).items() if u in names}
     total_runs = len(sizes) * runs
-    if before is not None:
-        before(campaign, dict(done))
+    if settings.before is not None:
+        settings.before(campaign, dict(done))
     tasks = [(_unit_task, (n, seed, a, b, cap), unit_name(n, a, b)) for n, a, b in plan
              if unit_name(n, a, b) not in done]
     init_args = (rules_args, engine_timeout)
@@ -371,22 +408,9 @@ def run_campaign(store, *, sizes, rules_args, runs, seed=0, cap=100, rules=None,
 
     if executor != "ray" and (jobs <= 1 or len(tasks) <= 1):
         _CTX.update(rules=rules, args=(rules_args, engine_timeout))  # this process's rule set (a started engine)
-    try:
-        if not tasks:
-            pass
-        elif executor == "ray":
-            run_ray(claims, _ray_task, init_args, jobs, address, finish)
-        elif jobs <= 1 or len(tasks) <= 1:
-            run_serial(claims, lambda: _init(*init_args), finish)
-        else:
-            run_local(claims, _init, init_args, jobs, finish)
-    except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, a worker killed: every unit finished is stored
-        raise CampaignInterrupted(str(stop) or "interrupted", campaign=campaign, stored=len(done),
-                                  units=len(plan), signum=getattr(stop, "signum", SIGINT)) from None
-    finally:
-        claims.close()
-        with held():
-            store.set_elapsed(campaign, prior + time.perf_counter() - t0)
+    run_units(store, campaign, claims, Workers(init=_init, ensure=lambda a: _init(*a), ray_task=_ray_task), init_args,
+              finish, settings, todo=len(tasks), done=done, units=len(plan),
+              elapsed=lambda: prior + time.perf_counter() - t0)
     result = stored_results(store, campaign)
     if result.complete:
         store.finish_campaign(campaign, result.totals())

@@ -24,6 +24,7 @@ refused in one line and left untouched. A store of an older version gains
 the new tables and columns.
 """
 
+import contextlib
 import functools
 import json
 import sqlite3
@@ -143,14 +144,24 @@ class Store:
                 return False
         return True
 
+    @contextlib.contextmanager
+    def _transaction(self):
+        """One write transaction (``BEGIN IMMEDIATE``): committed at the end, rolled back on any exception."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+
     def _schema(self):
         """Create the tables, or add those and the columns an older store lacks, and stamp the schema version.
 
         One transaction; on a current store it changes nothing but is still a
         write, so a store that cannot be written fails here, before any work.
         """
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction():
             self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
@@ -160,10 +171,6 @@ class Store:
                 for name, decl in columns:
                     if name not in have:
                         self.db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {decl}")
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
 
     def __enter__(self):
         return self
@@ -185,8 +192,7 @@ class Store:
         already stored is a :class:`~labyrinth.errors.CampaignExists` instead of a second copy.
         """
         text = json.dumps(params, sort_keys=True)
-        self.db.execute("BEGIN IMMEDIATE")  # two resumes started at once find (or make) the same campaign
-        try:
+        with self._transaction():  # two resumes started at once find (or make) the same campaign
             row = None
             if resume or refuse_same:
                 row = self.db.execute(
@@ -205,10 +211,6 @@ class Store:
                     (kind, text, seed, rules, fingerprint, code_version, time.time())).lastrowid
             else:
                 campaign = row["id"]
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
         return campaign
 
     def finish_campaign(self, campaign, totals):
@@ -247,8 +249,7 @@ class Store:
         recorded, or ``("busy", other owner)`` when a live run holds it.
         """
         now = time.time()
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction():
             row = self.db.execute("SELECT totals FROM units WHERE campaign = ? AND unit = ?",
                                   (campaign, unit)).fetchone()
             held = None if row is not None else self.db.execute(
@@ -263,10 +264,6 @@ class Store:
                                 "heartbeat) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                                 (campaign, unit, owner.key, owner.host, owner.pid, owner.start, now, now))
                 out = ("mine", None)
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
         return out
 
     def release_claims(self, owner):
@@ -287,8 +284,7 @@ class Store:
         """
         now = time.time()
         new = []
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction():
             for f in findings:
                 n = _board_size(f.state)
                 cur = self.db.execute(
@@ -311,10 +307,6 @@ class Store:
             self.db.execute("DELETE FROM claims WHERE campaign = ? AND unit = ?", (campaign, unit))
             if elapsed is not None:
                 self.set_elapsed(campaign, elapsed)
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
         return new
 
     def record_copies(self, campaign, units):
@@ -325,30 +317,20 @@ class Store:
         Returns how many were recorded.
         """
         now = time.time()
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction():
             count = 0
             for unit, totals in units.items():
                 cur = self.db.execute("INSERT OR IGNORE INTO units (campaign, unit, totals, done, owner, runs) "
                                       "VALUES (?, ?, ?, ?, NULL, 0)", (campaign, unit, json.dumps(totals), now))
                 count += cur.rowcount
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
         return count
 
     def set_pattern(self, finding, pattern):
         """Attach a minimal pattern to a stored finding that has none (``minimize --finding`` fills it in)."""
         now = time.time()
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction():
             pattern_id = self._add_pattern(pattern, now)
             self.db.execute("UPDATE findings SET pattern = ? WHERE id = ? AND pattern IS NULL", (pattern_id, finding))
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
         return pattern_id
 
     def set_explanation(self, finding, explanation):

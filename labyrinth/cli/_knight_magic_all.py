@@ -52,7 +52,7 @@ def _check(args):
 def run_all(args, cond, tour_text):
     """Run the campaign of ``cond``; print the classes found and the counts; the exit status."""
     from labyrinth.puzzles.knight.semimagic import DEPTH, parse_unit, same_orbit_pairs
-    from verify.semimagic_campaign import run_campaign
+    from verify.semimagic_campaign import SemimagicSettings, run_campaign
     from verify.store import Store
 
     _check(args)
@@ -69,11 +69,10 @@ def run_all(args, cond, tour_text):
 
     try:
         with Store(args.db) as store:
-            result, early = run_campaign(
-                store, cond, depth=args.depth or DEPTH, scope=scope, jobs=args.jobs, executor=args.executor,
-                address=args.address,
-                time_limit=args.time_limit, resume=args.resume, new=args.new, sample=args.sample,
-                seed=args.seed or 0, first=first, max_units=args.max_units, progress=progress)
+            result, early = run_campaign(store, SemimagicSettings(
+                conditions=cond, depth=args.depth or DEPTH, scope=scope, jobs=args.jobs, executor=args.executor,
+                address=args.address, time_limit=args.time_limit, resume=args.resume, new=args.new,
+                sample=args.sample, seed=args.seed or 0, first=first, max_units=args.max_units, progress=progress))
     except CampaignExists as err:
         raise LabyrinthError(f"{err.reason}: add --resume to continue it (or to print its results again), or --new "
                              "to start another", source=err.source) from None

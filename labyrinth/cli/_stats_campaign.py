@@ -101,7 +101,7 @@ def _check_before_work(args):
 
 def run_stats_campaign(args, sizes, stats_row, stats_table):
     """``stats`` with ``--db``: run (or resume) the campaign, print its rows as a run without ``--db`` does."""
-    from verify.stats_campaign import estimate, run_campaign, stored_results
+    from verify.stats_campaign import StatsSettings, estimate, run_campaign, stored_results
     from verify.store import Store
 
     _check_before_work(args)
@@ -132,10 +132,10 @@ def run_stats_campaign(args, sizes, stats_row, stats_table):
 
     with Store(args.db) as store:
         try:
-            result = run_campaign(store, sizes=sizes, rules_args=(args.rules, off, on), runs=args.runs,
-                                  seed=args.seed, cap=args.cap, rules=rules, jobs=args.jobs, executor=args.executor,
-                                  address=args.address, resume=args.resume, new=args.new,
-                                  engine_timeout=args.engine_timeout, progress=progress, before=before)
+            result = run_campaign(store, StatsSettings(
+                sizes=sizes, rules_args=(args.rules, off, on), runs=args.runs, seed=args.seed, cap=args.cap,
+                rules=rules, jobs=args.jobs, executor=args.executor, address=args.address, resume=args.resume,
+                new=args.new, engine_timeout=args.engine_timeout, progress=progress, before=before))
         except CampaignExists as err:
             raise LabyrinthError(f"{err.reason}: add --resume to continue it (or to print its figures again), or "
                                  "--new to start another", source=err.source) from None

@@ -167,15 +167,16 @@ def _audit(args):
     progress, bars = _audit_progress(args)
 
     from verify.campaign import run_campaign
+    from verify.settings import AuditSettings
     from verify.store import Store
 
     with Store(args.db) as store, _campaign_errors(args, bars):
-        campaign, totals, findings = run_campaign(
-            store, n=args.n, rules_args=(args.rules, off, on), walks=args.walks, seed=args.seed,
+        campaign, totals, findings = run_campaign(store, AuditSettings(
+            n=args.n, rules_args=(args.rules, off, on), walks=args.walks, seed=args.seed,
             exhaustive=args.exhaustive, split=args.split, jobs=args.jobs, executor=args.executor,
             address=args.address, oracle=oracle, time_limit=args.time_limit, patterns=patterns,
             pattern_time_limit=args.pattern_time_limit, resume=args.resume, progress=progress,
-            engine_timeout=args.engine_timeout, engine_order=engine_order(args), refuse_same=not args.new)
+            engine_timeout=args.engine_timeout, engine_order=engine_order(args), refuse_same=not args.new))
         distinct = len({f["pattern"] for f in store.findings(campaign=campaign) if f["pattern"] is not None})
     if args.json:
         for f in findings:

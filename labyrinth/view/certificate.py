@@ -28,6 +28,7 @@ import textwrap
 
 import drawsvg as dw
 
+from labyrinth.view.coords import rounded as _r
 from labyrinth.view.svg import COLOURS
 from verify.certificates.check import Board, Facts, balance_range, holds
 from verify.certificates.words import WORDS
@@ -36,11 +37,6 @@ __all__ = ["DRAWINGS", "render_certificate", "render_certificates", "render_entr
 
 _SHADE = {"set": "#f6c88f", "part": "#f4b6b6", "black": "#e8d36b", "white": "#fbf3c4", "gate": "#7b3fb5",
           "neighbour": "#2a8c8c", "force": "#1f9d3a", "remove": "#d62728", "mark": "#e08a00"}
-
-
-def _r(v):
-    v = round(float(v), 2)
-    return int(v) if v == int(v) else v
 
 
 class _Panel:

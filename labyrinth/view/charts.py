@@ -12,16 +12,13 @@ import math
 
 import drawsvg as dw
 
+from labyrinth.view.coords import rounded as _r
+
 __all__ = ["PALETTE", "bar_chart", "histograms", "line_chart", "log_bins"]
 
 #: series colours, in order
 PALETTE = ("#2f6fd6", "#e08a00", "#1f9d3a", "#8e44ad", "#d62728", "#17a2b8")
 _FONT = "DejaVu Sans, Arial, sans-serif"
-
-
-def _r(v):
-    v = round(float(v), 2)
-    return int(v) if v == int(v) else v
 
 
 def _nice_max(v):
@@ -119,11 +116,7 @@ def bar_chart(labels, series, *, errors=None, markers=None, marker_name="", titl
             m.append_title(f"{marker_name}, {label}: {_fmt(markers[i])}")
             d.append(m)
         d.append(dw.Text(label, 11, _r(left + group * (i + 0.5)), head + ph + 16, text_anchor="middle"))
-    if xlabel:
-        d.append(dw.Text(xlabel, 12, _r(left + pw / 2), height - 8, text_anchor="middle", fill="#333333"))
-    if ylabel:
-        d.append(dw.Text(ylabel, 12, 14, _r(head + ph / 2), text_anchor="middle", fill="#333333",
-                         transform=f"rotate(-90 14 {_r(head + ph / 2)})"))
+    _axis_labels(d, xlabel, ylabel, x=_r(left + pw / 2), bottom=height - 8, y=_r(head + ph / 2))
     return d.as_svg(header="")
 
 
@@ -187,12 +180,16 @@ def line_chart(xs, series, *, title="", xlabel="", ylabel="", floor=1e-6, width=
             c = dw.Circle(px, py, 3.5, fill=colours[name])
             c.append_title(f"{name}, {x}: {v:.3g}")
             d.append(c)
-    if xlabel:
-        d.append(dw.Text(xlabel, 12, _r(left + pw / 2), height - 8, text_anchor="middle", fill="#333333"))
-    if ylabel:
-        d.append(dw.Text(ylabel, 12, 14, _r(head + ph / 2), text_anchor="middle", fill="#333333",
-                         transform=f"rotate(-90 14 {_r(head + ph / 2)})"))
+    _axis_labels(d, xlabel, ylabel, x=_r(left + pw / 2), bottom=height - 8, y=_r(head + ph / 2))
     return d.as_svg(header="")
+
+
+def _axis_labels(d, xlabel, ylabel, *, x, bottom, y):
+    """The x axis's label centred at ``x`` on the line ``bottom``, the y axis's turned upright, centred at ``y``."""
+    if xlabel:
+        d.append(dw.Text(xlabel, 12, x, bottom, text_anchor="middle", fill="#333333"))
+    if ylabel:
+        d.append(dw.Text(ylabel, 12, 14, y, text_anchor="middle", fill="#333333", transform=f"rotate(-90 14 {y})"))
 
 
 def _legend(d, names, colours, x, y, marker_name, width):

@@ -16,6 +16,7 @@ True
 import drawsvg as dw
 
 from labyrinth.errors import LabyrinthError
+from labyrinth.view.coords import rounded as _r
 
 __all__ = ["COLOURS", "PALETTE", "colour_of", "render_heatmap"]
 
@@ -27,12 +28,6 @@ PALETTE = ("#ffffcc", "#ffeda0", "#fed976", "#feb24c", "#fd8d3c", "#fc4e2a", "#e
 DRAW_LIMIT = 64
 #: steps of the legend's colour bar
 LEGEND_STEPS = 48
-
-
-def _r(v):
-    """Round a coordinate for stable output (ints stay ints)."""
-    v = round(float(v), 2)
-    return int(v) if v == int(v) else v
 
 
 def _rgb(hex_colour):

@@ -21,17 +21,13 @@ True
 import drawsvg as dw
 
 from labyrinth.errors import BoardSizeError
+from labyrinth.view.coords import rounded as _r
 from labyrinth.view.svg import COLOURS
 
 __all__ = ["DRAW_LIMIT", "check_drawable", "line_sums", "magic_sum", "render_path"]
 
 #: boards larger than this are not drawn (n^2 numbered cells)
 DRAW_LIMIT = 100
-
-
-def _r(v):
-    v = round(float(v), 2)
-    return int(v) if v == int(v) else v
 
 
 def magic_sum(n):

@@ -25,6 +25,7 @@ import re
 import drawsvg as dw
 
 from labyrinth.engine.board import DELTAS, MOVES
+from labyrinth.view.coords import rounded as _r
 
 __all__ = ["COLOURS", "MAX_PNG_PIXELS", "inline", "png_scale", "render", "render_pattern", "to_png"]
 
@@ -38,12 +39,6 @@ COLOURS = {
 MAX_PNG_PIXELS = 32 * 2 ** 20
 _KIND_NAMES = {"taken": "taken (the line)", "border": "border (outside the board)",
                "visit": "free: the path must visit it", "end": "the end corner: the path must end here"}
-
-
-def _r(v):
-    """Round a coordinate for stable output (ints stay ints)."""
-    v = round(float(v), 2)
-    return int(v) if v == int(v) else v
 
 
 class _Frame:

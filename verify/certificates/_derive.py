@@ -11,6 +11,7 @@ join the head to the end too early). A contradiction ends the derivation
 (:class:`Dead`).
 """
 
+from verify.certificates.board import edge_key
 from verify.certificates.check import KINDS, Invalid
 
 __all__ = ["Dead", "Derivation"]
@@ -18,10 +19,6 @@ __all__ = ["Dead", "Derivation"]
 
 class Dead(Exception):
     """The derivation met a contradiction: its last step shows it."""
-
-
-def _key(a, b):
-    return (a, b) if a < b else (b, a)
 
 
 class _Lazy(dict):
@@ -176,7 +173,7 @@ class Derivation:
                 continue  # no longer an end of its piece
             eb = self.other[ea]
             if eb in self.opt[ea] and eb not in self.frc[ea]:
-                self.record("loop", removes=[_key(ea, eb)], edge=self.edge(ea, eb))
+                self.record("loop", removes=[edge_key(ea, eb)], edge=self.edge(ea, eb))
                 self.remove(ea, eb)
         self._early_join()
 
@@ -186,7 +183,7 @@ class Derivation:
         if a == e:
             return
         if b in self.opt[a] and b not in self.frc[a] and self.size[a] + self.size[b] < len(self.nodes):
-            self.record("join", removes=[_key(a, b)], edge=self.edge(a, b))
+            self.record("join", removes=[edge_key(a, b)], edge=self.edge(a, b))
             self.remove(a, b)
 
     def start(self):
@@ -206,12 +203,12 @@ class Derivation:
                 self.record("degree", dead=True, cell=self.xy(c))
             if len(opt) == need and len(frc) < need:
                 new = [d for d in opt if d not in frc]
-                self.record("degree", forces=[_key(c, d) for d in new], cell=self.xy(c))
+                self.record("degree", forces=[edge_key(c, d) for d in new], cell=self.xy(c))
                 self.force([(c, d) for d in new])
                 changed = True
             elif len(frc) == need and len(opt) > need:
                 gone = [d for d in opt if d not in frc]
-                self.record("degree", removes=[_key(c, d) for d in gone], cell=self.xy(c))
+                self.record("degree", removes=[edge_key(c, d) for d in gone], cell=self.xy(c))
                 for d in gone:
                     self.remove(c, d)
                 changed = True
