@@ -96,12 +96,20 @@ def writable_output(path):
     return p
 
 
-def _try_write(p, *, existed):
-    """Open ``p`` for writing and write nothing (an existing file is appended to, a new one removed again)."""
+def _try_write(p, *, existed, may_vanish=False):
+    """Open ``p`` for writing and write nothing (an existing file is appended to, a new one removed again).
+
+    ``may_vanish``: ``p`` is a side file another run may remove at any moment (SQLite's journal after
+    its commit); gone by now, it is not a refusal.
+    """
     made = None if existed else Path(os.path.realpath(p))  # (a dangling link: the file it names)
     flags = os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | (os.O_APPEND if existed else os.O_CREAT)
     try:
         fd = os.open(p, flags, 0o666)
+    except FileNotFoundError as err:
+        if may_vanish:
+            return
+        raise LabyrinthError(f"cannot write: {_reason(err)}", source=str(p)) from None
     except OSError as err:
         raise LabyrinthError(f"cannot write: {_reason(err)}", source=str(p)) from None
     try:
@@ -151,7 +159,7 @@ def writable_store(path, *, what="a store", side=()):
         _try_write(Path(path), existed=True)
     for s, st in zip(sides, side_status):
         if st is not None:
-            _try_write(Path(s), existed=True)
+            _try_write(Path(s), existed=True, may_vanish=True)
     return status
 
 

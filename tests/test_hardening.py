@@ -343,3 +343,26 @@ def test_a_picture_folder_needs_its_parent(tmp_path, capfd):
     err = capfd.readouterr().err
     assert code == 2 and "no such parent folder" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "no").exists()  # no folder made on the way
+
+
+def test_a_side_file_another_run_removes_meanwhile_is_not_a_refusal(tmp_path, monkeypatch):
+    """Two runs on one store: the other's journal can vanish between the look and the write probe."""
+    from labyrinth import files
+    from labyrinth.errors import LabyrinthError
+
+    store = tmp_path / "s.db"
+    store.write_bytes(b"")
+    journal = tmp_path / "s.db-journal"
+    journal.write_bytes(b"")
+    looked = files._regular
+
+    def look_then_vanish(path, what):
+        status = looked(path, what)
+        if str(path).endswith("-journal"):
+            journal.unlink()  # the other run commits now
+        return status
+
+    monkeypatch.setattr(files, "_regular", look_then_vanish)
+    assert files.writable_store(store, side=("-wal", "-shm", "-journal")) is not None
+    with pytest.raises(LabyrinthError, match="cannot write"):
+        files._try_write(journal, existed=True)  # the store itself (or a side file not said to vanish) still refuses
