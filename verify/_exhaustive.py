@@ -55,7 +55,7 @@ def run_subtree(start, rules, query_budget=QUERY_BUDGET):
         records = np.zeros((cap, board.size + 3), dtype=np.int32)
         counters = np.zeros(6, dtype=np.int64)
         fired = np.zeros(max(1, len(program.order)), dtype=np.int64)
-        done = audit_subtree(program.order, t.nb, t.colour, t.n, t.end, *program.patterns.arrays(), t.rank, taken,
+        done = audit_subtree(program.order, t.nb, t.colour, t.n, t.end, program.patterns.arrays(), t.rank, taken,
                              path, len(start.path) - 1, records, counters, query_budget, t.scratch(), program.area,
                              program.window, program.trig, program.ntrig, fired, perfect)
         if done:
@@ -108,7 +108,7 @@ def _query(nb, colour, end, taken, path, depth, w, q_taken, q_path, q_cand, q_nc
 
 
 @njit(cache=True)
-def audit_subtree(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
+def audit_subtree(order, nb, colour, n, end, pat,
                   rank, taken, path, base, records, counters, query_budget, scratch, area, window, trig, ntrig,
                   fired, perfect=False):
     """Audit every node below ``path[:base + 1]`` (whose cells ``taken`` marks).
@@ -135,7 +135,7 @@ def audit_subtree(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_
     q_idx = np.zeros(size + 1, dtype=np.int8)
     q_scratch = np.empty_like(scratch)
     depth = base
-    if not _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
+    if not _visit(order, nb, colour, n, end, pat,
                   rank, taken, path, depth, cand, ncand, idx, good, records, counters, query_budget, scratch, area,
                   window, trig, ntrig, q_taken, q_path, q_cand, q_ncand, q_idx, q_scratch, fired, perfect):
         return False
@@ -145,8 +145,8 @@ def audit_subtree(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_
             depth = descend(nb, cand, idx, path, taken, depth)
             w = path[depth]
             mark[depth] = counters[0]
-            if not _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax,
-                          forbid, rank, taken, path, depth, cand, ncand, idx, good, records, counters, query_budget,
+            if not _visit(order, nb, colour, n, end, pat, rank, taken, path, depth, cand, ncand, idx, good, records,
+                          counters, query_budget,
                           scratch, area, window, trig, ntrig, q_taken, q_path, q_cand, q_ncand, q_idx, q_scratch,
                           fired, perfect):
                 return False
@@ -195,7 +195,7 @@ def _record(records, counters, kind, path, depth, d):
 
 
 @njit(cache=True)
-def _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, rank,
+def _visit(order, nb, colour, n, end, pat, rank,
            taken, path, depth, cand, ncand, idx, good, records, counters, query_budget, scratch, area, window, trig,
            ntrig, q_taken, q_path, q_cand, q_ncand, q_idx, q_scratch, fired, perfect):
     """Enter a node: count it, settle leaves, query the moves the rules close, list the open ones."""
@@ -228,15 +228,15 @@ def _visit(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, fo
                 return False
     else:
         mask = decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
-                      area, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
+                      area, pat, window, trig, ntrig)
         free = 0
         for d in range(4):
             w = nb[head, d]
             if w >= 0 and not taken[w]:
                 free |= 1 << d
         if mask != free:
-            attribute(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, cells, ncells,
-                      marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig, fired)
+            attribute(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window, trig,
+                      ntrig, fired)
     for d in range(4):
         if perfect:
             break

@@ -35,6 +35,7 @@ free sides): many times faster, and weaker.
 from numba import njit
 
 from labyrinth.engine import _graph
+from labyrinth.rules import codes
 from labyrinth.rules._chain import (
     SEALED,
     SUMS,
@@ -76,7 +77,7 @@ __all__ = [
     "track_take",
 ]
 
-NEAR_BORDER, OLDER_LINE, COUNT_AREA, COLOUR_IMBALANCE = 2, 3, 4, 5
+NEAR_BORDER, OLDER_LINE, COUNT_AREA, COLOUR_IMBALANCE = codes.AREA_CODES
 #: :func:`area_status` results besides the graph verdicts
 UNTOUCHED = -1  # the step closes nothing: not analysed
 # SEALED (8, from labyrinth.rules._chain): sealed near the border (the graph verdict is SPLIT/HEAD_CUT/HANGING)

@@ -42,14 +42,15 @@ one flood (linear in the board).
 
 from numba import njit
 
-from labyrinth.rules import _lines, _witness
+from labyrinth.rules import _lines, _witness, codes
 from labyrinth.rules._lines import CTRL, FRC, NEED, OPT, POP
+from labyrinth.rules._moves import asked_moves, refute_all
 from labyrinth.rules.base import DISABLE, CompiledRule
 from labyrinth.rules.matching import ROWS as _MATCHING_ROWS
 
 __all__ = ["BASE", "CODE", "Closure", "ROWS", "closure_dead", "closure_masks", "closure_rounds", "closure_witness"]
 
-CODE = 8
+CODE = codes.CLOSURE
 #: first scratch row of the closure (after the two-matching's rows)
 BASE = _MATCHING_ROWS
 CM, PREV, QUEUE, SEEN, IDX, LOW, COMP, TSTACK, CSTACK, CITER = range(BASE, BASE + 10)
@@ -411,11 +412,7 @@ def closure_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntri
     point patches into a completion (proven live).
     """
     out = 0
-    asked = 0
-    for d in range(4):
-        c = nb[head, d]
-        if (moves >> d) & 1 and c >= 0 and taken[c] == 0 and c != end:
-            asked |= 1 << d
+    asked = asked_moves(nb, end, taken, head, moves)
     for d in range(4):
         if (asked >> d) & 1 and _witness.query_reroute(nb, end, taken, head, free_count, d, w) == _witness.LIVE:
             asked &= ~(1 << d)
@@ -424,12 +421,7 @@ def closure_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntri
         return out
     k = _lines.lines_dead(nb, end, taken, head, free_count, w, trig[0])
     if k:
-        for d in range(4):
-            if (asked >> d) & 1:
-                out |= 1 << d
-                trig[d, :k] = trig[0, :k]
-                ntrig[d] = k
-        return out
+        return out | refute_all(asked, k, trig, ntrig)
     _lines.keep(w)
     first = True
     for d in range(4):

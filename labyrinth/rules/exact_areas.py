@@ -36,13 +36,14 @@ the area counts as traversable: never a guess).
 import numpy as np
 from numba import njit
 
+from labyrinth.rules import codes
 from labyrinth.rules.base import DISABLE, CompiledRule
 from labyrinth.rules.closure import ROWS as _CLOSURE_ROWS
 from labyrinth.rules.window import _lookup
 
 __all__ = ["BASE", "CODE", "ExactAreas", "MAX_CELLS", "NODE_BUDGET", "ROWS", "areas_dead", "areas_masks"]
 
-CODE = 9
+CODE = codes.EXACT_AREAS
 #: first scratch row (after the closure's rows)
 BASE = _CLOSURE_ROWS
 DISC, LOW, PARENT, ITER, STACK, LABEL, LOCAL, CELLS = range(BASE, BASE + 8)

@@ -33,6 +33,7 @@ nothing (a timeout is never a verdict).
 import numpy as np
 from numba import njit
 
+from labyrinth.rules import codes
 from labyrinth.rules.base import DISABLE, CompiledRule
 from labyrinth.rules.frame import RIGHT, STRAIGHT
 from labyrinth.rules.patterns import WINDOW_LEN
@@ -40,8 +41,8 @@ from labyrinth.rules.patterns import WINDOW_LEN
 __all__ = ["MAX_RADIUS", "NODE_BUDGET", "WINDOW_BASE", "WindowRule", "memo_words", "traversable", "window_masks"]
 
 #: rule code of ``window:R`` is WINDOW_BASE + R (see :mod:`labyrinth.rules.program`)
-WINDOW_BASE = 20
-MAX_RADIUS = 5
+WINDOW_BASE = codes.WINDOW_BASE
+MAX_RADIUS = codes.WINDOW_MAX_RADIUS
 #: search nodes per window before the verdict is "unknown" (the move stays open)
 NODE_BUDGET = 200_000
 #: cell contents in a window
