@@ -11,6 +11,7 @@ shortcut: :func:`decide` matches a run of pattern rules against one window
 import numpy as np
 from numba import njit
 
+from labyrinth.engine._graph import CULPRIT
 from labyrinth.engine.board import MOVES
 from labyrinth.rules import _witness, areas, closure, codes
 from labyrinth.rules._lines import lines_masks
@@ -112,11 +113,11 @@ def _area_verdicts(nb, colour, n, end, taken, head, free_count, scratch, area, m
         if not (moves >> d) & 1:
             area[d, 0] = areas.PASS_
             continue
-        scratch[8, 0] = -1
-        scratch[8, 1] = -1
+        scratch[CULPRIT, 0] = -1
+        scratch[CULPRIT, 1] = -1
         area[d, 0] = area_verdict(nb, colour, n, end, taken, head, d, free_count, scratch, area)
-        area[d, 1] = scratch[8, 0]
-        area[d, 2] = scratch[8, 1]
+        area[d, 1] = scratch[CULPRIT, 0]
+        area[d, 2] = scratch[CULPRIT, 1]
 
 
 @njit(inline="always")

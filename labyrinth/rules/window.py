@@ -34,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from labyrinth.rules import codes
+from labyrinth.rules._moves import asked_moves
 from labyrinth.rules.base import DISABLE, CompiledRule
 from labyrinth.rules.frame import RIGHT, STRAIGHT
 from labyrinth.rules.patterns import WINDOW_LEN
@@ -452,10 +453,11 @@ def window_masks(nb, n, end, taken, head, radius, moves, table, trig, ntrig):
     A move onto the end corner is left to the other rules.
     """
     out = 0
+    asked = asked_moves(nb, end, taken, head, moves)
     for d in range(4):
-        c = nb[head, d]
-        if not (moves >> d) & 1 or c < 0 or taken[c] != 0 or c == end:
+        if not (asked >> d) & 1:
             continue
+        c = nb[head, d]
         taken[c] = 1
         verdict = window_verdict(n, end, taken, c, d, radius, table)
         taken[c] = 0
