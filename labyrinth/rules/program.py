@@ -56,9 +56,9 @@ def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scrat
     the analysis' reach, LOCAL or GLOBAL; ``area[4, 1:3]`` the walker kernels'
     bookkeeping of cut cells, see :func:`labyrinth.rules.areas.track_init`); ``window[INNER_DONE]``
     is nonzero once ``window[:4]`` holds the pattern window of this state (:mod:`labyrinth.rules.patterns`).
+    ``ntrig[d]`` is written for each move ``d`` the rule disables or forces
+    (the callers that read triggers start from zeros: :func:`rule_effects`).
     """
-    for d in range(4):
-        ntrig[d] = 0
     if code >= codes.PATTERN_BASE:
         if window[INNER_DONE] == 0:
             window_bits(n, end, taken, head, heading, window)
