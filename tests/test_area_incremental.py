@@ -67,7 +67,7 @@ def test_every_area_verdict_matches_on_random_lines(n):
             scratch = t.scratch()  # the bookkeeping keeps its chain of cut cells there
             areas.track_init(t.nb, n, taken, program.area, scratch)
             mask = decide(program.order, t.nb, t.colour, n, t.end, taken, state.head, heading, state.free_count,
-                          scratch, program.area, *arrays, program.window, program.trig, program.ntrig)
+                          scratch, program.area, arrays, program.window, program.trig, program.ntrig)
             verdicts.append((mask, program.area[:4, 0].tolist()))
             areas.track_stop(program.area)
             assert np.array_equal(taken, state.taken)
@@ -158,7 +158,7 @@ def _replay(n, path, program, t, check):
         heading = int(np.nonzero(t.nb[path[i - 2]] == head)[0][0]) if i > 1 else 1
         free_count = n * n - i
         check(head, taken, scratch, area)
-        decide(program.order, t.nb, t.colour, n, t.end, taken, head, heading, free_count, scratch, area, *arrays,
+        decide(program.order, t.nb, t.colour, n, t.end, taken, head, heading, free_count, scratch, area, arrays,
                program.window, program.trig, program.ntrig)
         d = int(np.nonzero(t.nb[head] == path[i])[0][0])
         areas.track_step(t.nb, t.colour, n, t.end, taken, head, d, free_count - 1, area, scratch)
@@ -232,7 +232,7 @@ def test_every_verdict_matches_along_random_lines_with_the_chain(n):
         free_count = int((tk == 0).sum())
         heading = 1
         decide(full.order, t.nb, t.colour, n, t.end, tk, head, heading, free_count, t.scratch(), full.area,
-               *arrays, full.window, full.trig, full.ntrig)
+               arrays, full.window, full.trig, full.ntrig)
         check.expected = full.area[:4, 0].tolist()
         check.cuts = area[4, 1] > 1
 
@@ -248,7 +248,7 @@ def test_every_verdict_matches_along_random_lines_with_the_chain(n):
             head = path[i - 1]
             free_count = n * n - i
             check(head, taken, scratch, area)
-            decide(fast.order, t.nb, t.colour, n, t.end, taken, head, 1, free_count, scratch, area, *arrays_fast,
+            decide(fast.order, t.nb, t.colour, n, t.end, taken, head, 1, free_count, scratch, area, arrays_fast,
                    fast.window, fast.trig, fast.ntrig)
             assert area[:4, 0].tolist() == check.expected, (state.compact(), i)
             compared["all"] += 1

@@ -149,7 +149,7 @@ def test_a_big_board_walked_in_slices_of_steps_walks_the_same_walks_as_one_call(
     runner = get_rule_set(name).runner()
     p = runner.program
     t = Tables.of(board)
-    arrays = (p.order, t.nb, t.colour, t.n, t.end, *p.patterns.arrays())
+    arrays = (p.order, t.nb, t.colour, t.n, t.end, p.patterns.arrays())
     outcomes = set()
     for index in range(3):
         taken = np.zeros(board.size, dtype=np.uint8)

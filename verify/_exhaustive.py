@@ -35,8 +35,7 @@ QUERY_BUDGET = 50_000_000
 #: the board's tables (:class:`labyrinth.rules.frame.Tables`)
 Board = collections.namedtuple("Board", "nb colour n end rank")
 #: the rule program's arrays (``perfect``: the search is the rule), its scratch space, and ``fired`` (closures per rule)
-Program = collections.namedtuple("Program", "order cells ncells marks nmarks rule_var force nmin nmax forbid scratch "
-                                            "area window trig ntrig fired perfect")
+Program = collections.namedtuple("Program", "order pat scratch area window trig ntrig fired perfect")
 #: the oracle's search space: copies of the state, its stacks, and the node budget of one query
 Query = collections.namedtuple("Query", "taken path cand ncand idx scratch budget")
 #: the walk down the tree: cells taken, the path, and per depth the open moves, the next one, and a walkthrough below
@@ -67,7 +66,7 @@ def run_subtree(start, rules, query_budget=QUERY_BUDGET):
     cap = 256
     while True:
         fired = np.zeros(max(1, len(program.order)), dtype=np.int64)
-        rules = Program(program.order, *program.patterns.arrays(), t.scratch(), program.area, program.window,
+        rules = Program(program.order, program.patterns.arrays(), t.scratch(), program.area, program.window,
                         program.trig, program.ntrig, fired, perfect)
         query = Query(np.empty(size, dtype=np.uint8), np.empty(size + 1, dtype=np.int32),
                       np.zeros((size + 1, 4), dtype=np.int8), np.zeros(size + 1, dtype=np.int8),
@@ -219,8 +218,7 @@ def _record(records, counters, kind, path, depth, d):
 def _visit(board, rules, query, tree, out, depth):
     """Enter the node at ``depth``: count it, settle leaves, query the moves the rules close, list the open ones."""
     nb, colour, n, end, _rank = board
-    (order, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, scratch, area, window, trig, ntrig,
-     fired, perfect) = rules
+    order, pat, scratch, area, window, trig, ntrig, fired, perfect = rules
     taken, path, cand, ncand, idx, good = tree
     records, counters = out
     size = n * n
@@ -251,15 +249,15 @@ def _visit(board, rules, query, tree, out, depth):
                 return False
     else:
         mask = decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
-                      area, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
+                      area, pat, window, trig, ntrig)
         free = 0
         for d in range(4):
             w = nb[head, d]
             if w >= 0 and not taken[w]:
                 free |= 1 << d
         if mask != free:
-            attribute(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, cells, ncells,
-                      marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig, fired)
+            attribute(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window, trig,
+                      ntrig, fired)
     for d in range(4):
         if perfect:
             break

@@ -33,6 +33,9 @@ OPEN = -1
 #: witness (:mod:`labyrinth.rules._repair`), 64-73 the closure (:mod:`labyrinth.rules.closure`), 74-81 the exact
 #: areas (:mod:`labyrinth.rules.exact_areas`); tests/test_strong.py checks that every rule's rows fit
 SCRATCH_ROWS = 82
+#: the rows of :func:`blocks` (its depth-first search: discovery time, low point, parent, subtree colour sum,
+#: subtree holds the end, separated-by cut, stack, next direction, and the two cells bounding a failing area)
+DISC, LOW, PARENT, SUB, HASEND, SEP, STACK, NEXTD, CULPRIT = range(9)
 
 
 class GraphTables:
@@ -120,7 +123,7 @@ def check(nb, colour, end, taken, head, free_count, scratch):
             if forced != OPEN and forced != hd:
                 return DEAD
             forced = hd
-    if blocks(nb, colour, end, taken, head, free_count, -1, scratch, scratch[8]) != PASS:
+    if blocks(nb, colour, end, taken, head, free_count, -1, scratch, scratch[CULPRIT]) != PASS:
         return DEAD
     return forced
 
@@ -142,14 +145,14 @@ def blocks(nb, colour, end, taken, head, free_count, removed, scratch, culprit):
     the pocket's two gates).
     """
     size = taken.shape[0]
-    disc = scratch[0]
-    low = scratch[1]
-    parent = scratch[2]
-    sub = scratch[3]
-    hasend = scratch[4]
-    sep = scratch[5]
-    stk = scratch[6]
-    nextd = scratch[7]  # next direction to try, per vertex on the DFS stack
+    disc = scratch[DISC]
+    low = scratch[LOW]
+    parent = scratch[PARENT]
+    sub = scratch[SUB]
+    hasend = scratch[HASEND]
+    sep = scratch[SEP]
+    stk = scratch[STACK]
+    nextd = scratch[NEXTD]  # next direction to try, per vertex on the DFS stack
     for c in range(size):
         disc[c] = -1
         sep[c] = -1
@@ -261,7 +264,7 @@ def pockets(nb, colour, end, taken, head, free_count, radius, scratch):
             a = y * n + x
             if taken[a] or a == end:
                 continue
-            verdict = blocks(nb, colour, end, taken, head, free_count, a, scratch, scratch[8])
+            verdict = blocks(nb, colour, end, taken, head, free_count, a, scratch, scratch[CULPRIT])
             if verdict != PASS:
                 return verdict
     return PASS

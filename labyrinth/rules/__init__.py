@@ -10,6 +10,7 @@
   pattern-rule language for size-specific rules, shipped in ``library/``;
 * :mod:`~labyrinth.rules.program`: a rule set compiled for numba, and
   :mod:`~labyrinth.rules.walks`: the compiled walker that runs it;
+  :mod:`~labyrinth.rules.codes`: the one table of the compiled rules' codes;
 * whole-board rules that stay sound by construction:
   :mod:`~labyrinth.rules.matching` (two-matching), :mod:`~labyrinth.rules.closure`,
   :mod:`~labyrinth.rules.exact_areas`, and the window relaxation

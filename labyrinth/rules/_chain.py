@@ -398,9 +398,9 @@ def track_step(nb, colour, n, end, taken, head, d, left, area, scratch):
 @njit(cache=True)
 def _chain_from_blocks(end, head, scratch):
     """Read the chain of cut cells off a passing :func:`_graph.blocks` search (no move known to stay before q1)."""
-    parent = scratch[2]
-    sub = scratch[3]
-    sep = scratch[5]
+    parent = scratch[_graph.PARENT]
+    sub = scratch[_graph.SUB]
+    sep = scratch[_graph.SEP]
     k = 0
     v = parent[end]
     while v >= 0 and v != head:

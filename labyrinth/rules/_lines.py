@@ -24,11 +24,14 @@ direction masks, needs, the union-find, and the work list.
 import numpy as np
 from numba import njit
 
+from labyrinth.rules import codes
+from labyrinth.rules._moves import asked_moves, refute_all
+
 __all__ = ["BASE", "CODE", "POP", "ROWS", "after_move", "force", "keep", "lines_dead", "lines_masks", "propagate",
            "remove", "restore", "setup"]
 
 #: the rule code of ``future-lines`` in :mod:`labyrinth.rules.program`
-CODE = 6
+CODE = codes.LINES
 
 #: first scratch row of the future-lines work (rows 0-16 belong to the area analysis)
 BASE = 17
@@ -284,21 +287,12 @@ def lines_masks(nb, end, taken, head, free_count, moves, w, trig, ntrig):
     ``trig[d]``.
     """
     out = 0
-    asked = 0
-    for d in range(4):
-        c = nb[head, d]
-        if (moves >> d) & 1 and c >= 0 and taken[c] == 0 and c != end:
-            asked |= 1 << d
+    asked = asked_moves(nb, end, taken, head, moves)
     if asked == 0:
         return 0
     k = lines_dead(nb, end, taken, head, free_count, w, trig[0])
     if k:
-        for d in range(4):
-            if (asked >> d) & 1:
-                out |= 1 << d
-                trig[d, :k] = trig[0, :k]
-                ntrig[d] = k
-        return out
+        return out | refute_all(asked, k, trig, ntrig)
     keep(w)
     first = True
     for d in range(4):

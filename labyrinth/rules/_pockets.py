@@ -35,6 +35,7 @@ them; :func:`pocket_reset` zeroes them).
 
 from numba import njit
 
+from labyrinth.engine import _graph
 from labyrinth.rules._chain import (
     CUTS,
     KNOWN,
@@ -77,8 +78,8 @@ def _two_parts(nb, colour, taken, a, p, c, y, head, end, total, scratch):
     meet (not two parts: the caller falls back to :func:`_chain.pocket_ok`).
     """
     mark = scratch[MARK]
-    qx = scratch[0]
-    qy = scratch[1]
+    qx = scratch[_graph.DISC]  # the block search's rows, free here
+    qy = scratch[_graph.LOW]
     taken[a] += 1
     taken[p] += 1
     mark[c] = 1
@@ -223,7 +224,7 @@ def _chain_verdict(nb, colour, n, end, taken, c, d, free_count, scratch):
     if 2 * (total - beyond) != colour[c] + colour[first]:
         return UNPROVED
     head = nb[c, d ^ 1]
-    seeds = scratch[8, 2:10]  # row 8 is blocks' culprit row; only its first two cells are used
+    seeds = scratch[_graph.CULPRIT, 2:10]  # only the culprit row's first two cells are used
     for e in range(4):
         a = nb[c, e]
         if a < 0 or taken[a] or a == end:

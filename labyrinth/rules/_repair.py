@@ -30,10 +30,11 @@ from labyrinth.rules._twomatch import (
     OTHER,
     TCTL,
     augment,
-    log_add,
+    joins_early,
     log_drop,
     logged_mask,
     need,
+    swap_square,
 )
 
 __all__ = ["BASE", "BUF", "CTRL", "LAB", "MATE", "ONL", "ROWS", "TK", "degrees", "patch", "read", "retrace", "successor"]
@@ -255,13 +256,9 @@ def _square(nb, end, c, left, w, ncut, p):
             rb = _root(parent, _segment(w, ncut, p2))
             if rb == rs:
                 continue
-            if left > 1 and (p2 == c and p == end or p == c and p2 == end
-                             or q2 == c and q == end or q == c and q2 == end):
+            if joins_early(c, end, left, p, p2, q, q2):
                 continue
-            log_drop(nb, w, m, p, e, True)
-            log_drop(nb, w, m, p2, e, True)
-            log_add(nb, w, m, p, g, True)
-            log_add(nb, w, m, q, g, True)
+            swap_square(nb, w, m, p, e, g, True)
             parent[rb] = rs
             return True
     return False

@@ -22,11 +22,12 @@ not of a copy of the board.
 import numpy as np
 from numba import njit
 
-from labyrinth.rules._lines import POP
+from labyrinth.rules._lines import FRC, NEED, OPT, POP
 from labyrinth.rules._lines import ROWS as _LINES_ROWS
 
-__all__ = ["BASE", "LOGC", "LOGI", "LOGM", "OTHER", "ROWS", "as_path", "augment", "build", "is_line", "log_add",
-           "log_cell", "log_drop", "log_start", "logged_mask", "need", "stamp", "undo"]
+__all__ = ["BASE", "LOGC", "LOGI", "LOGM", "OTHER", "ROWS", "alternating_path", "as_path", "augment", "build", "flip",
+           "fresh_mark", "joins_early", "swap_square",
+           "is_line", "log_add", "log_cell", "log_drop", "log_start", "logged_mask", "need", "stamp", "undo"]
 
 #: first scratch row (after the future-lines rows)
 BASE = _LINES_ROWS
@@ -63,23 +64,26 @@ def _usable(nb, end, taken, head, free_left, a, d):
 
 
 @njit(cache=True, inline="always")
+def fresh_mark(w, row, ctrl, col):
+    """A fresh mark for the marks row ``row``, counted in ``w[ctrl, col]`` (the row cleared when it gets large)."""
+    if w[ctrl, col] >= 1 << 30 or w[ctrl, col] < 0:
+        w[row, :] = 0
+        w[ctrl, col] = 0
+    w[ctrl, col] += 1
+    return w[ctrl, col]
+
+
+@njit(cache=True, inline="always")
 def stamp(w):
     """A fresh mark for the ``SEEN`` row (cleared when the counter gets large)."""
-    if w[TCTL, SSTAMP] >= 1 << 30 or w[TCTL, SSTAMP] < 0:
-        w[SEEN, :] = 0
-        w[TCTL, SSTAMP] = 0
-    w[TCTL, SSTAMP] += 1
-    return w[TCTL, SSTAMP]
+    return fresh_mark(w, SEEN, TCTL, SSTAMP)
 
 
 @njit(cache=True, inline="always")
 def log_start(w):
     """Begin a new log (the changes made from now on are the ones :func:`undo` puts back)."""
     w[TCTL, NLOG] = 0
-    if w[TCTL, LSTAMP] >= 1 << 30 or w[TCTL, LSTAMP] < 0:
-        w[LOGS, :] = 0
-        w[TCTL, LSTAMP] = 0
-    w[TCTL, LSTAMP] += 1
+    fresh_mark(w, LOGS, TCTL, LSTAMP)
 
 
 @njit(cache=True, inline="always")
@@ -122,6 +126,24 @@ def log_add(nb, w, m, a, d, logging):
     m[b] |= 1 << (d ^ 1)
 
 
+@njit(cache=True, inline="always")
+def swap_square(nb, w, m, p, e, g, logging):
+    """Swap the unit square at ``p``: its ``e`` sides (at ``p`` and ``nb[p, g]``) out, its ``g`` sides in."""
+    q = nb[p, e]
+    p2 = nb[p, g]
+    log_drop(nb, w, m, p, e, logging)
+    log_drop(nb, w, m, p2, e, logging)
+    log_add(nb, w, m, p, g, logging)
+    log_add(nb, w, m, q, g, logging)
+
+
+@njit(cache=True, inline="always")
+def joins_early(head, end, free_left, p, p2, q, q2):
+    """True if a square swap at ``p`` (``p2``, ``q``, ``q2`` its other corners) adds the edge head-end too early."""
+    return free_left > 1 and (p2 == head and p == end or p == head and p2 == end
+                              or q2 == head and q == end or q == head and q2 == end)
+
+
 @njit(cache=True)
 def undo(w, m):
     """Put back every mask changed since :func:`log_start`."""
@@ -142,15 +164,31 @@ def _root(parent, x):
 def augment(nb, end, taken, head, free_left, m, src, w, logging):
     """Give the node ``src`` (short of edges) one more, along an alternating path to another such node.
 
-    Breadth-first over the residual graph: unmatched usable edges away from
-    ``src``'s side, matched edges back (Hopcroft and Karp 1973). False if no
-    such path exists. ``logging`` records the changed masks (:func:`undo`).
+    Breadth-first over the residual graph (:func:`alternating_path`) of the
+    state's usable edges. False if no such path exists. ``logging`` records
+    the changed masks (:func:`undo`).
     """
-    size = taken.shape[0]
-    mark = stamp(w)
-    seen = w[SEEN]
-    prev = w[PREV]
-    queue = w[QUEUE]
+    b = alternating_path(nb, end, taken, head, free_left, m, src, w[SEEN], w[PREV], w[QUEUE], stamp(w), w, False)
+    if b < 0:
+        return False
+    flip(nb, w, m, w[PREV], b, logging)
+    return True
+
+
+@njit(cache=True, inline="always")
+def alternating_path(nb, end, taken, head, free_left, m, src, seen, prev, queue, mark, w, options):
+    """The end of an alternating path from ``src`` to another node short of edges (-1: none); ``prev`` leads back.
+
+    Breadth-first over the residual graph: unmatched edges away from
+    ``src``'s side, matched edges back (Hopcroft and Karp 1973). The one
+    search of the two 2-matchings: with ``options`` False, of the state (the
+    usable edges, :func:`need`; ``end``, ``taken``, ``head`` and
+    ``free_left`` describe it); with ``options`` True, of the closure's
+    lines (the unforced options and the spare need of the rows ``OPT``,
+    ``FRC``, ``NEED`` of ``w``, :mod:`labyrinth.rules.closure`). ``seen``
+    holds ``mark`` for the cells reached.
+    """
+    size = seen.shape[0]
     seen[src] = mark
     prev[src] = -1
     queue[0] = src
@@ -159,30 +197,19 @@ def augment(nb, end, taken, head, free_left, m, src, w, logging):
     while qh < qt:
         a = queue[qh]
         qh += 1
+        avail = w[OPT, a] & ~w[FRC, a] & ~m[a] if options else 15 & ~m[a]
         for d in range(4):
-            if (m[a] >> d) & 1 == 1 or not _usable(nb, end, taken, head, free_left, a, d):
+            if not (avail >> d) & 1:
+                continue
+            if not options and not _usable(nb, end, taken, head, free_left, a, d):
                 continue
             b = nb[a, d]
             if seen[b] == mark:
                 continue
             seen[b] = mark
             prev[b] = a
-            if POP[m[b]] < need(taken, end, head, b):
-                # flip the path: unmatched edges in, matched edges out
-                y = b
-                add = True
-                while prev[y] >= 0:
-                    x = prev[y]
-                    for e in range(4):
-                        if nb[x, e] == y:
-                            if add:
-                                log_add(nb, w, m, x, e, logging)
-                            else:
-                                log_drop(nb, w, m, x, e, logging)
-                            break
-                    add = not add
-                    y = x
-                return True
+            if POP[m[b]] < (w[NEED, b] - POP[w[FRC, b]] if options else need(taken, end, head, b)):
+                return b
             for e in range(4):
                 if (m[b] >> e) & 1:
                     c = nb[b, e]
@@ -192,7 +219,25 @@ def augment(nb, end, taken, head, free_left, m, src, w, logging):
                         if qt < size:
                             queue[qt] = c
                             qt += 1
-    return False
+    return -1
+
+
+@njit(cache=True, inline="always")
+def flip(nb, w, m, prev, b, logging):
+    """Flip the alternating path that ``prev`` leads back from ``b``: unmatched edges in, matched edges out."""
+    y = b
+    add = True
+    while prev[y] >= 0:
+        x = prev[y]
+        for e in range(4):
+            if nb[x, e] == y:
+                if add:
+                    log_add(nb, w, m, x, e, logging)
+                else:
+                    log_drop(nb, w, m, x, e, logging)
+                break
+        add = not add
+        y = x
 
 
 @njit(cache=True)
@@ -301,13 +346,9 @@ def as_path(nb, end, taken, head, free_left, m, w):
                     rb = _root(parent, label[p2])
                     if ra == rb:
                         continue
-                    if free_left > 1 and (p2 == head and p == end or p == head and p2 == end
-                                          or q2 == head and q == end or q == head and q2 == end):
+                    if joins_early(head, end, free_left, p, p2, q, q2):
                         continue
-                    log_drop(nb, w, m, p, e, False)
-                    log_drop(nb, w, m, p2, e, False)
-                    log_add(nb, w, m, p, g, False)
-                    log_add(nb, w, m, q, g, False)
+                    swap_square(nb, w, m, p, e, g, False)
                     parent[rb] = ra
                     left -= 1
                     changed = True

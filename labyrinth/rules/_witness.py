@@ -58,7 +58,7 @@ from labyrinth.rules._repair import (
     successor,
 )
 from labyrinth.rules._reroute import absorb, splice
-from labyrinth.rules._twomatch import OTHER, SEEN, as_path, augment, build, is_line, log_start, need, undo
+from labyrinth.rules._twomatch import OTHER, SEEN, as_path, augment, build, fresh_mark, is_line, log_start, need, undo
 from labyrinth.rules._twomatch import stamp as _seen_stamp
 
 __all__ = ["BUF", "CTRL", "DEAD", "LIVE", "MATCHING", "MATE", "MODE", "NONE", "PATH", "ROWS", "UNKNOWN", "as_path",
@@ -89,11 +89,7 @@ def install(nb, end, taken, head, free_left, m, w):
 
 @njit(cache=True, inline="always")
 def _onl_stamp(w):
-    if w[CTRL, OSTAMP] >= 1 << 30 or w[CTRL, OSTAMP] < 0:
-        w[ONL, :] = 0
-        w[CTRL, OSTAMP] = 0
-    w[CTRL, OSTAMP] += 1
-    return w[CTRL, OSTAMP]
+    return fresh_mark(w, ONL, CTRL, OSTAMP)
 
 
 @njit(cache=True)

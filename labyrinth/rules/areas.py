@@ -35,6 +35,7 @@ free sides): many times faster, and weaker.
 from numba import njit
 
 from labyrinth.engine import _graph
+from labyrinth.rules import codes
 from labyrinth.rules._chain import (
     SEALED,
     SUMS,
@@ -76,7 +77,7 @@ __all__ = [
     "track_take",
 ]
 
-NEAR_BORDER, OLDER_LINE, COUNT_AREA, COLOUR_IMBALANCE = 2, 3, 4, 5
+NEAR_BORDER, OLDER_LINE, COUNT_AREA, COLOUR_IMBALANCE = codes.AREA_CODES
 #: :func:`area_status` results besides the graph verdicts
 UNTOUCHED = -1  # the step closes nothing: not analysed
 # SEALED (8, from labyrinth.rules._chain): sealed near the border (the graph verdict is SPLIT/HEAD_CUT/HANGING)
@@ -166,8 +167,8 @@ def track_init(nb, n, taken, area, scratch):
             seed = c
             if _is_cut(n, taken, c):
                 cuts += 1
-    seen = scratch[0]
-    stack = scratch[6]
+    seen = scratch[_graph.DISC]  # the search's rows, free between searches
+    stack = scratch[_graph.STACK]
     for c in range(size):
         seen[c] = 0
     reached = 0
@@ -235,7 +236,7 @@ def area_status(nb, colour, n, end, taken, head, d, free_count, scratch, reach, 
     tries each free neighbour of the new head as the second gate of an area
     (the study's "enter later" areas, which have two ways in and out). Returns UNTOUCHED,
     PASS, SEALED, SEALED_BY_LINE, PARITY or COLOUR; for the last two
-    ``scratch[8][0:2]`` holds the cells bounding the area (gate cells or head).
+    ``scratch[CULPRIT][0:2]`` holds the cells bounding the area (gate cells or head).
 
     ``track`` (the walker kernels' incremental bookkeeping, see :func:`track_init`):
     1 says ``taken`` is exactly a line from the start, and a passing block
@@ -278,7 +279,7 @@ def area_status(nb, colour, n, end, taken, head, d, free_count, scratch, reach, 
     elif quick == POCKETS:
         verdict = _graph.pockets(nb, colour, end, taken, c, left, 1, scratch)
     elif touched or reach == GLOBAL:
-        verdict = _graph.blocks(nb, colour, end, taken, c, left, -1, scratch, scratch[8])
+        verdict = _graph.blocks(nb, colour, end, taken, c, left, -1, scratch, scratch[_graph.CULPRIT])
         if verdict == _graph.PASS and track == 1:
             _chain_from_blocks(end, c, scratch)
         if verdict == _graph.PASS and reach == GLOBAL:

@@ -42,14 +42,15 @@ one flood (linear in the board).
 
 from numba import njit
 
-from labyrinth.rules import _lines, _witness
+from labyrinth.rules import _lines, _twomatch, _witness, codes
 from labyrinth.rules._lines import CTRL, FRC, NEED, OPT, POP
+from labyrinth.rules._moves import asked_moves, refute_all
 from labyrinth.rules.base import DISABLE, CompiledRule
 from labyrinth.rules.matching import ROWS as _MATCHING_ROWS
 
 __all__ = ["BASE", "CODE", "Closure", "ROWS", "closure_dead", "closure_masks", "closure_rounds", "closure_witness"]
 
-CODE = 8
+CODE = codes.CLOSURE
 #: first scratch row of the closure (after the two-matching's rows)
 BASE = _MATCHING_ROWS
 CM, PREV, QUEUE, SEEN, IDX, LOW, COMP, TSTACK, CSTACK, CITER = range(BASE, BASE + 10)
@@ -66,11 +67,7 @@ STAMP = 6
 @njit(cache=True, inline="always")
 def _stamp(w):
     """A fresh mark for the ``SEEN`` row (cleared when the counter gets large)."""
-    if w[CTRL, STAMP] >= 1 << 30 or w[CTRL, STAMP] < 0:
-        w[SEEN, :] = 0
-        w[CTRL, STAMP] = 0
-    w[CTRL, STAMP] += 1
-    return w[CTRL, STAMP]
+    return _twomatch.fresh_mark(w, SEEN, CTRL, STAMP)
 
 
 @njit(cache=True, inline="always")
@@ -87,57 +84,17 @@ def _free_options(w, c):
 
 @njit(cache=True)
 def _augment(nb, w, src):
-    """Give ``src`` one more matched option along an alternating path to another cell short of one."""
-    size = w.shape[1]
-    stamp = _stamp(w)
+    """Give ``src`` one more matched option along an alternating path to another cell short of one.
+
+    The search is :func:`labyrinth.rules._twomatch.alternating_path` over the
+    closure's options (the state's arguments are not read there: ``w[SEEN]`` stands for ``taken``).
+    """
     seen = w[SEEN]
-    prev = w[PREV]
-    queue = w[QUEUE]
-    m = w[CM]
-    seen[src] = stamp
-    prev[src] = -1
-    queue[0] = src
-    qh = 0
-    qt = 1
-    while qh < qt:
-        a = queue[qh]
-        qh += 1
-        avail = _free_options(w, a) & ~m[a]
-        for d in range(4):
-            if not (avail >> d) & 1:
-                continue
-            b = nb[a, d]
-            if seen[b] == stamp:
-                continue
-            seen[b] = stamp
-            prev[b] = a
-            if POP[m[b]] < _spare(w, b):
-                y = b
-                add = True
-                while prev[y] >= 0:
-                    x = prev[y]
-                    for e in range(4):
-                        if nb[x, e] == y:
-                            if add:
-                                m[x] |= 1 << e
-                                m[y] |= 1 << (e ^ 1)
-                            else:
-                                m[x] &= ~(1 << e)
-                                m[y] &= ~(1 << (e ^ 1))
-                            break
-                    add = not add
-                    y = x
-                return True
-            for e in range(4):
-                if (m[b] >> e) & 1:
-                    c = nb[b, e]
-                    if seen[c] != stamp:
-                        seen[c] = stamp
-                        prev[c] = b
-                        if qt < size:
-                            queue[qt] = c
-                            qt += 1
-    return False
+    b = _twomatch.alternating_path(nb, -1, seen, -1, 0, w[CM], src, seen, w[PREV], w[QUEUE], _stamp(w), w, True)
+    if b < 0:
+        return False
+    _twomatch.flip(nb, w, w[CM], w[PREV], b, False)
+    return True
 
 
 @njit(cache=True)
@@ -411,11 +368,7 @@ def closure_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntri
     point patches into a completion (proven live).
     """
     out = 0
-    asked = 0
-    for d in range(4):
-        c = nb[head, d]
-        if (moves >> d) & 1 and c >= 0 and taken[c] == 0 and c != end:
-            asked |= 1 << d
+    asked = asked_moves(nb, end, taken, head, moves)
     for d in range(4):
         if (asked >> d) & 1 and _witness.query_reroute(nb, end, taken, head, free_count, d, w) == _witness.LIVE:
             asked &= ~(1 << d)
@@ -424,12 +377,7 @@ def closure_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntri
         return out
     k = _lines.lines_dead(nb, end, taken, head, free_count, w, trig[0])
     if k:
-        for d in range(4):
-            if (asked >> d) & 1:
-                out |= 1 << d
-                trig[d, :k] = trig[0, :k]
-                ntrig[d] = k
-        return out
+        return out | refute_all(asked, k, trig, ntrig)
     _lines.keep(w)
     first = True
     for d in range(4):

@@ -9,11 +9,12 @@ once leave nothing open.
 
 from numba import njit
 
+from labyrinth.rules import codes
 from labyrinth.rules.base import FORCE, CompiledRule
 
 __all__ = ["CShape", "cshape"]
 
-CODE = 1
+CODE = codes.CSHAPE
 
 
 @njit(cache=True)

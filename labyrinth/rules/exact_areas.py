@@ -36,13 +36,15 @@ the area counts as traversable: never a guess).
 import numpy as np
 from numba import njit
 
+from labyrinth.rules import codes
+from labyrinth.rules._moves import asked_moves
 from labyrinth.rules.base import DISABLE, CompiledRule
 from labyrinth.rules.closure import ROWS as _CLOSURE_ROWS
 from labyrinth.rules.window import _lookup
 
 __all__ = ["BASE", "CODE", "ExactAreas", "MAX_CELLS", "NODE_BUDGET", "ROWS", "areas_dead", "areas_masks"]
 
-CODE = 9
+CODE = codes.EXACT_AREAS
 #: first scratch row (after the closure's rows)
 BASE = _CLOSURE_ROWS
 DISC, LOW, PARENT, ITER, STACK, LABEL, LOCAL, CELLS = range(BASE, BASE + 8)
@@ -350,10 +352,11 @@ def areas_masks(nb, n, end, taken, head, free_count, moves, w, table, trig, ntri
     A move onto the end corner is left to the other rules.
     """
     out = 0
+    asked = asked_moves(nb, end, taken, head, moves)
     for d in range(4):
-        c = nb[head, d]
-        if not (moves >> d) & 1 or c < 0 or taken[c] != 0 or c == end:
+        if not (asked >> d) & 1:
             continue
+        c = nb[head, d]
         taken[c] = 1
         k = areas_dead(nb, n, end, taken, c, free_count - 1, w, table, trig[d])
         taken[c] = 0

@@ -33,15 +33,16 @@ scratch; the witness is always checked against the state before it is used.
 
 from numba import njit
 
-from labyrinth.rules import _twomatch, _witness
+from labyrinth.rules import _twomatch, _witness, codes
+from labyrinth.rules._moves import asked_moves
 from labyrinth.rules._witness import as_path, move_witness
 from labyrinth.rules.base import DISABLE, CompiledRule
 
 __all__ = ["BASE", "CERTIFY_CODE", "CODE", "ROWS", "TwoMatching", "as_path", "matching_masks", "move_witness"]
 
-CODE = 7
+CODE = codes.MATCHING
 #: the code of the same rule in a rule set whose rules are all sound: it also certifies live moves
-CERTIFY_CODE = 17
+CERTIFY_CODE = codes.MATCHING_CERTIFY
 #: the scratch rows of the matching: its 2-matchings, re-routing and the walker's witness
 #: (:mod:`labyrinth.rules._twomatch`, :mod:`labyrinth.rules._reroute`, :mod:`labyrinth.rules._repair`)
 BASE = _twomatch.BASE
@@ -57,11 +58,7 @@ def matching_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntr
     them). A move onto the end corner is left to the other rules.
     """
     out = 0
-    asked = 0
-    for d in range(4):
-        c = nb[head, d]
-        if (moves >> d) & 1 == 1 and c >= 0 and taken[c] == 0 and c != end:
-            asked |= 1 << d
+    asked = asked_moves(nb, end, taken, head, moves)
     if asked == 0:
         return 0
     _witness.sync(nb, colour, end, taken, head, free_count, w)

@@ -52,7 +52,7 @@ def _window(n, end, taken, head, heading, radius, out):
 
 
 @njit(cache=True)
-def _edges(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
+def _edges(order, nb, colour, n, end, pat,
            radius, alive, dead, counts, scratch, area, window, trig, ntrig):
     """Keep-left DFS from the empty line, recording alive edges and topmost dead edges.
 
@@ -73,8 +73,7 @@ def _edges(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, fo
     na = 0
     nd = 0
     # expand the root
-    ncand[0] = keep_left_moves(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax,
-                               forbid, taken, path, 0, cand, scratch, area, window, trig, ntrig)
+    ncand[0] = keep_left_moves(order, nb, colour, n, end, pat, taken, path, 0, cand, scratch, area, window, trig, ntrig)
     while True:
         if idx[depth] < ncand[depth]:
             depth = descend(nb, cand, idx, path, taken, depth)
@@ -87,8 +86,7 @@ def _edges(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, fo
                 if depth == size - 1:
                     good[depth] = 1
             else:
-                ncand[depth] = keep_left_moves(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var,
-                                               force, nmin, nmax, forbid, taken, path, depth, cand, scratch, area,
+                ncand[depth] = keep_left_moves(order, nb, colour, n, end, pat, taken, path, depth, cand, scratch, area,
                                                window, trig, ntrig)
         else:
             if depth == 0:
@@ -141,7 +139,7 @@ def _records(rules, board, radius):
         alive = np.zeros((cap, width), dtype=np.uint8)
         dead = np.zeros((cap // 4, width), dtype=np.uint8)
         counts = np.zeros(2, dtype=np.int64)
-        ok = _edges(p.order, t.nb, t.colour, t.n, t.end, *p.patterns.arrays(), radius, alive, dead, counts,
+        ok = _edges(p.order, t.nb, t.colour, t.n, t.end, p.patterns.arrays(), radius, alive, dead, counts,
                     t.scratch(), p.area, p.window, p.trig, p.ntrig)
         if ok:
             return alive[: counts[0]], dead[: counts[1]]

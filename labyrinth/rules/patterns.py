@@ -5,17 +5,19 @@ The study's size-specific rules ship as ``.rule`` files in
 ``labyrinth/rules/library/``; any file a user writes loads the same way.
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
-from labyrinth.rules import language
+from labyrinth.rules import codes, language
 from labyrinth.rules.base import CompiledRule
 from labyrinth.rules.frame import RIGHT, STRAIGHT
 from labyrinth.rules.language import ALLOWED, INNER_RADIUS, RADIUS
 
-__all__ = ["PatternRule", "PatternTable", "match_pattern", "ring_bits", "variant_matches", "window_bits"]
+__all__ = ["PatternArrays", "PatternRule", "PatternTable", "match_pattern", "ring_bits", "variant_matches", "window_bits"]
 
-PATTERN_BASE = 100  # rule codes from here on index the pattern table
+PATTERN_BASE = codes.PATTERN_BASE  # rule codes from here on index the pattern table
 _SIDE = 2 * INNER_RADIUS + 1
 #: the pattern window's words: 0-3 the inner 7x7 cells, 4-8 the ring out to RADIUS; then two "computed" flags
 INNER_WORDS = 4
@@ -28,6 +30,10 @@ WINDOW_LEN = 11
 _RING = np.array([(px, py) for py in range(-RADIUS, RADIUS + 1) for px in range(-RADIUS, RADIUS + 1)
                   if max(abs(px), abs(py)) > INNER_RADIUS], dtype=np.int64)
 _RING_INDEX = {(int(px), int(py)): k for k, (px, py) in enumerate(_RING)}
+
+#: a pattern table's arrays, one argument of the kernels (see :class:`PatternTable`)
+PatternArrays = namedtuple("PatternArrays", ["cells", "ncells", "marks", "nmarks", "rule_var", "force", "nmin", "nmax",
+                                             "forbid"])
 
 
 class PatternRule(CompiledRule):
@@ -86,9 +92,9 @@ class PatternTable:
         self.rule_var[len(specs)] = v
 
     def arrays(self):
-        """The tuple of arrays the kernels take, in order."""
-        return (self.cells, self.ncells, self.marks, self.nmarks, self.rule_var, self.force, self.nmin, self.nmax,
-                self.forbid)
+        """The :data:`PatternArrays` the kernels take."""
+        return PatternArrays(self.cells, self.ncells, self.marks, self.nmarks, self.rule_var, self.force, self.nmin,
+                             self.nmax, self.forbid)
 
 
 def _forbidden(cells):
@@ -172,15 +178,15 @@ def variant_matches(v, n, end, taken, head, heading, window, forbid):
 
 
 @njit(cache=True)
-def match_pattern(r, n, end, taken, head, heading, window, cells, ncells, marks, nmarks, rule_var, force, nmin,
-                  nmax, forbid, trig, ntrig):
+def match_pattern(r, n, end, taken, head, heading, window, pat, trig, ntrig):
     """Moves pattern rule ``r`` disables (bits 0-3) or forces (bits 4-7) at the head.
 
     ``window`` holds :func:`window_bits` of the state (and :func:`ring_bits`,
-    read here when a variant needs it); a variant matches when the window has
-    no bit its ``forbid`` masks exclude. Trigger cells (the matched,
+    read here when a variant needs it); ``pat`` is the table's :data:`PatternArrays`;
+    a variant matches when the window has no bit its ``forbid`` masks exclude. Trigger cells (the matched,
     non-'?' cells on the board) go to ``trig[d]``.
     """
+    cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid = pat
     if n < nmin[r] or n > nmax[r]:
         return 0
     out = 0

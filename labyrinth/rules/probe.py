@@ -27,17 +27,18 @@ it only at the few states without a witness.
 import numpy as np
 from numba import njit
 
-from labyrinth.rules import _lines
+from labyrinth.rules import _lines, codes
 from labyrinth.rules._lines import FRC, NEED, OPT, POP
+from labyrinth.rules._moves import asked_moves, refute_all
 from labyrinth.rules.base import DISABLE, CompiledRule
 from labyrinth.rules.closure import closure_rounds
 
 __all__ = ["CODE", "MAX_DEPTH", "HeadProbe", "probe_masks"]
 
 #: the rule code of ``probe`` (depth 1); ``probe:K`` has code ``CODE + K - 1``
-CODE = 10
+CODE = codes.PROBE
 #: the deepest look-ahead ``probe:K`` takes
-MAX_DEPTH = 4
+MAX_DEPTH = codes.PROBE_MAX_DEPTH
 #: rows of the look-ahead's path: per level, the frontier cell, its options still to try, the option tried
 _CELL, _WAYS, _WAY = range(3)
 
@@ -131,21 +132,12 @@ def probe_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntrig,
     ``depth`` above 1 looks further ahead (``probe:K``, :func:`_looked_ahead`).
     """
     out = 0
-    asked = 0
-    for d in range(4):
-        c = nb[head, d]
-        if (moves >> d) & 1 and c >= 0 and taken[c] == 0 and c != end:
-            asked |= 1 << d
+    asked = asked_moves(nb, end, taken, head, moves)
     if asked == 0:
         return 0
     k = _lines.lines_dead(nb, end, taken, head, free_count, w, trig[0])
     if k:
-        for d in range(4):
-            if (asked >> d) & 1:
-                out |= 1 << d
-                trig[d, :k] = trig[0, :k]
-                ntrig[d] = k
-        return out
+        return out | refute_all(asked, k, trig, ntrig)
     _lines.keep(w)
     if depth > 1:
         path = np.zeros((3, depth), dtype=np.int64)

@@ -1,37 +1,40 @@
 """A rule set compiled to arrays and decided in numba: the walker's fast path.
 
-:func:`rule_masks` is the single place where a rule code meets its kernel;
-both the compiled :func:`decide` and the per-rule explanations
-(:func:`rule_effects`, used by :meth:`RuleSet.decide`) go through it, so the
-fast walker and the explanations cannot disagree.
+:func:`rule_masks` is the single place where a rule code (:mod:`labyrinth.rules.codes`)
+meets its kernel; the compiled :func:`decide` and :func:`choose`, :func:`attribute`
+and the per-rule explanations (:func:`rule_effects`, used by :meth:`RuleSet.decide`)
+all go through it, so the fast walker and the explanations cannot disagree. The one
+shortcut: :func:`decide` matches a run of pattern rules against one window
+(:func:`_pattern_run`, the same verdicts as :func:`rule_masks` rule by rule).
 """
 
 import numpy as np
 from numba import njit
 
+from labyrinth.engine._graph import CULPRIT
 from labyrinth.engine.board import MOVES
-from labyrinth.rules import _lines, _witness, areas, closure, exact_areas, matching, probe, window as windows
+from labyrinth.rules import _witness, areas, closure, codes
 from labyrinth.rules._lines import lines_masks
+from labyrinth.rules._random import GOLDEN as _GOLDEN, mix as _mix
 from labyrinth.rules.areas import area_verdict
-from labyrinth.rules.closure import closure_masks
-from labyrinth.rules.exact_areas import areas_masks
 from labyrinth.rules.base import FORCE, CompiledRule, Effect
+from labyrinth.rules.closure import closure_masks
 from labyrinth.rules.cshape import cshape
+from labyrinth.rules.exact_areas import areas_masks
 from labyrinth.rules.frame import Tables
 from labyrinth.rules.matching import matching_masks
-from labyrinth.rules.probe import probe_masks
-from labyrinth.rules._random import GOLDEN as _GOLDEN, mix as _mix
-from labyrinth.rules.window import WINDOW_BASE, window_masks
 from labyrinth.rules.patterns import (
     INNER_DONE,
     OUTER_DONE,
-    PATTERN_BASE,
     WINDOW_LEN,
     PatternTable,
     match_pattern,
     variant_matches,
     window_bits,
 )
+from labyrinth.rules.probe import probe_masks
+from labyrinth.rules import window as windows
+from labyrinth.rules.window import window_masks
 
 __all__ = ["Program", "attribute", "choose", "decide", "rule_effects", "rule_masks"]
 
@@ -40,38 +43,44 @@ MAX_TRIGGERS = 64
 
 
 @njit(cache=True, inline="always")
-def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
-               cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig):
-    """Moves rule ``code`` disables (bits 0-3) or forces (bits 4-7); triggers in ``trig``.
+def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window, trig, ntrig,
+               moves):
+    """What rule ``code`` says about the moves ``moves`` (bits 0-3): the one dispatch from a code to its kernel.
 
+    Returns the moves it disables (bits 0-3), forces (bits 4-7) and, for a
+    certifying rule (:data:`codes.MATCHING_CERTIFY`, :data:`codes.CLOSURE`),
+    proves live (bits 8-11); trigger cells go to ``trig``. ``pat`` is the
+    pattern table's :class:`~labyrinth.rules.patterns.PatternArrays`.
     ``area`` caches the area analysis per direction (status, two bounding cells)
     so that the four area rules share one analysis per step (``area[4, 0]`` is
     the analysis' reach, LOCAL or GLOBAL; ``area[4, 1:3]`` the walker kernels'
     bookkeeping of cut cells, see :func:`labyrinth.rules.areas.track_init`); ``window[INNER_DONE]``
     is nonzero once ``window[:4]`` holds the pattern window of this state (:mod:`labyrinth.rules.patterns`).
+    ``ntrig[d]`` is written for each move ``d`` the rule disables or forces
+    (the callers that read triggers start from zeros: :func:`rule_effects`).
     """
-    for d in range(4):
-        ntrig[d] = 0
-    if code >= PATTERN_BASE:
+    if code >= codes.PATTERN_BASE:
         if window[INNER_DONE] == 0:
             window_bits(n, end, taken, head, heading, window)
-        return match_pattern(code - PATTERN_BASE, n, end, taken, head, heading, window, cells, ncells, marks,
-                             nmarks, rule_var, force, nmin, nmax, forbid, trig, ntrig)
-    if code == 1:
+        return match_pattern(code - codes.PATTERN_BASE, n, end, taken, head, heading, window, pat, trig, ntrig)
+    if code == codes.CSHAPE:
         return cshape(nb, end, taken, head, trig, ntrig) << 4
-    if code == _lines.CODE:
-        return lines_masks(nb, end, taken, head, free_count, 15, scratch, trig, ntrig)
-    if code == matching.CODE or code == matching.CERTIFY_CODE:
-        return matching_masks(nb, colour, end, taken, head, free_count, 15, scratch, trig, ntrig, False)
-    if code == closure.CODE:
-        return closure_masks(nb, colour, end, taken, head, free_count, 15, scratch, trig, ntrig) & 255
-    if probe.CODE <= code < probe.CODE + probe.MAX_DEPTH:
-        return probe_masks(nb, colour, end, taken, head, free_count, 15, scratch, trig, ntrig, code - probe.CODE + 1)
-    if WINDOW_BASE < code <= WINDOW_BASE + windows.MAX_RADIUS:
-        return window_masks(nb, n, end, taken, head, code - WINDOW_BASE, 15, window, trig, ntrig)
-    if code == exact_areas.CODE:
-        return areas_masks(nb, n, end, taken, head, free_count, 15, scratch, window, trig, ntrig)
-    _area_verdicts(nb, colour, n, end, taken, head, free_count, scratch, area, 15)
+    if code == codes.LINES:
+        return lines_masks(nb, end, taken, head, free_count, moves, scratch, trig, ntrig)
+    if code == codes.MATCHING or code == codes.MATCHING_CERTIFY:
+        return matching_masks(nb, colour, end, taken, head, free_count, moves, scratch, trig, ntrig,
+                              code == codes.MATCHING_CERTIFY)
+    if code == codes.CLOSURE:
+        return closure_masks(nb, colour, end, taken, head, free_count, moves, scratch, trig, ntrig)
+    if codes.PROBE <= code < codes.PROBE + codes.PROBE_MAX_DEPTH:
+        return probe_masks(nb, colour, end, taken, head, free_count, moves, scratch, trig, ntrig,
+                           code - codes.PROBE + 1)
+    if codes.WINDOW_BASE < code <= codes.WINDOW_BASE + codes.WINDOW_MAX_RADIUS:
+        return window_masks(nb, n, end, taken, head, code - codes.WINDOW_BASE, moves, window, trig, ntrig)
+    if code == codes.EXACT_AREAS:
+        return areas_masks(nb, n, end, taken, head, free_count, moves, scratch, window, trig, ntrig)
+    # an area rule: one analysis per state shared by the four, then this rule's verdicts
+    _area_verdicts(nb, colour, n, end, taken, head, free_count, scratch, area, moves)
     out = 0
     for d in range(4):
         c = nb[head, d]
@@ -104,11 +113,11 @@ def _area_verdicts(nb, colour, n, end, taken, head, free_count, scratch, area, m
         if not (moves >> d) & 1:
             area[d, 0] = areas.PASS_
             continue
-        scratch[8, 0] = -1
-        scratch[8, 1] = -1
+        scratch[CULPRIT, 0] = -1
+        scratch[CULPRIT, 1] = -1
         area[d, 0] = area_verdict(nb, colour, n, end, taken, head, d, free_count, scratch, area)
-        area[d, 1] = scratch[8, 0]
-        area[d, 2] = scratch[8, 1]
+        area[d, 1] = scratch[CULPRIT, 0]
+        area[d, 2] = scratch[CULPRIT, 1]
 
 
 @njit(inline="always")
@@ -138,7 +147,7 @@ def _start(nb, taken, head, area, window):
 def _sound(order):
     """True for the compiled form of a rule set whose rules are all sound (its two-matching certifies)."""
     for k in range(order.shape[0]):
-        if order[k] == matching.CERTIFY_CODE:
+        if order[k] == codes.MATCHING_CERTIFY:
             return True
     return False
 
@@ -161,15 +170,14 @@ def _prepare(order, nb, colour, end, taken, head, free_count, scratch, area, win
 
 
 @njit(cache=True, inline="always")
-def decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
-           cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig):
+def decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window, trig, ntrig):
     """Bit mask of the open moves: rules asked in ``order``; a force ends the asking.
 
     Same semantics as :meth:`labyrinth.rules.base.RuleSet.decide`.
     """
     free = _prepare(order, nb, colour, end, taken, head, free_count, scratch, area, window)
-    return _ask(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
-                cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig, free)
+    return _ask(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window, trig, ntrig,
+                free)
 
 
 @njit(cache=True, inline="always")
@@ -192,8 +200,8 @@ def _count(mask):
 
 
 @njit(cache=True)
-def choose(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
-           cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig, rng):
+def choose(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window, trig, ntrig,
+           rng):
     """The move a random walk takes here, uniformly among the open ones (-1: stuck), and the random state after.
 
     A set with unsound rules decides every move (:func:`decide`) and draws
@@ -207,8 +215,8 @@ def choose(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
     the same walk.
     """
     if not _sound(order):
-        mask = decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
-                      cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
+        mask = decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window, trig,
+                      ntrig)
         if mask == 0:
             return -1, rng
         rng += _GOLDEN
@@ -216,7 +224,7 @@ def choose(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
     free = _prepare(order, nb, colour, end, taken, head, free_count, scratch, area, window)
     known = 0  # moves whose verdict is known
     opened = 0
-    if order[0] == 1:
+    if order[0] == codes.CSHAPE:
         forced = cshape(nb, end, taken, head, trig, ntrig) & free
         if forced:
             # the study's C-shape: one forced move is the only open one, two leave none
@@ -229,9 +237,8 @@ def choose(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
         bit = 1 << d
         if not known & bit:
             known |= bit
-            opened |= _ask(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
-                           cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig,
-                           bit)
+            opened |= _ask(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window,
+                           trig, ntrig, bit)
         if opened & bit:
             return d, rng
         cand &= ~bit
@@ -239,65 +246,33 @@ def choose(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
 
 
 @njit(cache=True)
-def _ask(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
-         cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig, free):
-    """The rules in ``order`` asked about the moves ``free`` at a prepared state: the open ones' mask."""
+def _ask(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window, trig, ntrig, free):
+    """The rules in ``order`` asked about the moves ``free`` at a prepared state: the open ones' mask.
+
+    A rule is asked only about the moves still open and not proven live (a
+    certifying rule found a completion: no other rule is asked about them).
+    """
     disabled = 0
     forced = 0
-    live = 0  # moves proven live (a certifying rule found a completion): no other rule is asked about them
-    analysed = False
+    live = 0
     i = 0
     count = order.shape[0]
     while i < count:
         code = order[i]
-        if code >= PATTERN_BASE:
+        if code >= codes.PATTERN_BASE:
             # a run of pattern rules is matched in one call, against one window
             j = i
-            while j < count and order[j] >= PATTERN_BASE:
+            while j < count and order[j] >= codes.PATTERN_BASE:
                 j += 1
             if window[INNER_DONE] == 0:
                 window_bits(n, end, taken, head, heading, window)
-            m = _pattern_run(order, i, j, free, n, end, taken, head, heading, window, cells, ncells, marks, nmarks,
-                             rule_var, force, nmin, nmax, forbid, trig, ntrig)
+            m = _pattern_run(order, i, j, free, n, end, taken, head, heading, window, pat, trig, ntrig)
             i = j
-        elif code == 1:
-            m = cshape(nb, end, taken, head, trig, ntrig) << 4
-            i += 1
-        elif code == _lines.CODE:
-            m = lines_masks(nb, end, taken, head, free_count, free & ~disabled & ~live, scratch, trig, ntrig)
-            i += 1
-        elif code == matching.CODE or code == matching.CERTIFY_CODE:
-            m = matching_masks(nb, colour, end, taken, head, free_count, free & ~disabled & ~live, scratch, trig, ntrig,
-                               code == matching.CERTIFY_CODE)
-            live |= (m >> 8) & 15
-            m &= 15
-            i += 1
-        elif code == closure.CODE:
-            m = closure_masks(nb, colour, end, taken, head, free_count, free & ~disabled & ~live, scratch, trig, ntrig)
+        else:
+            m = rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window,
+                           trig, ntrig, free & ~disabled & ~live)
             live |= (m >> 8) & 15
             m &= 255
-            i += 1
-        elif probe.CODE <= code < probe.CODE + probe.MAX_DEPTH:
-            m = probe_masks(nb, colour, end, taken, head, free_count, free & ~disabled & ~live, scratch, trig, ntrig,
-                            code - probe.CODE + 1)
-            i += 1
-        elif WINDOW_BASE < code <= WINDOW_BASE + windows.MAX_RADIUS:
-            m = window_masks(nb, n, end, taken, head, code - WINDOW_BASE, free & ~disabled & ~live, window, trig,
-                             ntrig)
-            i += 1
-        elif code == exact_areas.CODE:
-            m = areas_masks(nb, n, end, taken, head, free_count, free & ~disabled & ~live, scratch, window, trig,
-                            ntrig)
-            i += 1
-        else:
-            # an area rule: the analysis once per state, then only its verdicts (no triggers needed here)
-            if not analysed:
-                _area_verdicts(nb, colour, n, end, taken, head, free_count, scratch, area, free & ~live)
-                analysed = True
-            m = 0
-            for d in range(4):
-                if _closes(code, area[d, 0]):
-                    m |= 1 << d
             i += 1
         disabled |= m & free
         f = (m >> 4) & free
@@ -313,8 +288,8 @@ def _ask(order, nb, colour, n, end, taken, head, heading, free_count, scratch, a
 
 
 @njit(cache=True)
-def attribute(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
-              cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig, fired):
+def attribute(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window, trig, ntrig,
+              fired):
     """Add to ``fired[i]`` one per free move that rule ``order[i]`` closes here, as :meth:`RuleSet.decide` blames.
 
     A disable blames its rule for that move; a force blames the forcing rule
@@ -324,15 +299,8 @@ def attribute(order, nb, colour, n, end, taken, head, heading, free_count, scrat
     free = _start(nb, taken, head, area, window)
     disabled = 0
     for i in range(order.shape[0]):
-        code = order[i]
-        if code >= PATTERN_BASE:
-            if window[INNER_DONE] == 0:
-                window_bits(n, end, taken, head, heading, window)
-            m = _pattern_run(order, i, i + 1, free, n, end, taken, head, heading, window, cells, ncells, marks,
-                             nmarks, rule_var, force, nmin, nmax, forbid, trig, ntrig)
-        else:
-            m = rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
-                           cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
+        m = rule_masks(order[i], nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window,
+                       trig, ntrig, 15) & 255
         hit = m & free & 15
         disabled |= hit
         for d in range(4):
@@ -348,20 +316,20 @@ def attribute(order, nb, colour, n, end, taken, head, heading, free_count, scrat
 
 
 @njit(cache=True)
-def _pattern_run(order, i, j, free, n, end, taken, head, heading, window, cells, ncells, marks, nmarks, rule_var,
-                 force, nmin, nmax, forbid, trig, ntrig):
+def _pattern_run(order, i, j, free, n, end, taken, head, heading, window, pat, trig, ntrig):
     """Pattern rules ``order[i:j]`` in order: their disables, up to and with the first force.
 
     The window test is inlined here (a call per rule costs more than the test);
     only a rule with a matching variant goes through :func:`match_pattern`.
     """
+    nmin, nmax, rule_var, forbid = pat.nmin, pat.nmax, pat.rule_var, pat.forbid
     out = 0
     w0 = window[0]
     w1 = window[1]
     w2 = window[2]
     w3 = window[3]
     for k in range(i, j):
-        r = order[k] - PATTERN_BASE
+        r = order[k] - codes.PATTERN_BASE
         if n < nmin[r] or n > nmax[r]:
             continue
         hit = False
@@ -372,8 +340,7 @@ def _pattern_run(order, i, j, free, n, end, taken, head, heading, window, cells,
                     break
         if not hit:
             continue
-        m = match_pattern(r, n, end, taken, head, heading, window, cells, ncells, marks, nmarks,
-                          rule_var, force, nmin, nmax, forbid, trig, ntrig)
+        m = match_pattern(r, n, end, taken, head, heading, window, pat, trig, ntrig)
         out |= m & 15
         if (m >> 4) & free:
             return out | (m & 0xF0)
@@ -412,11 +379,11 @@ class Program:
     def __init__(self, rules, incremental=True, certify=False):
         specs, order = [], []
         for rule in rules:
-            if rule.code >= PATTERN_BASE:
-                order.append(PATTERN_BASE + len(specs))
+            if rule.code >= codes.PATTERN_BASE:
+                order.append(codes.PATTERN_BASE + len(specs))
                 specs.append(rule.spec)
-            elif certify and rule.code == matching.CODE:
-                order.append(matching.CERTIFY_CODE)
+            elif certify and rule.code == codes.MATCHING:
+                order.append(codes.MATCHING_CERTIFY)
             else:
                 order.append(rule.code)
         self.order = np.array(order, dtype=np.int32)
@@ -431,7 +398,8 @@ class Program:
             # makes every step's analysis cheap would cost more than it saves
             self.area[4, 1] = areas.TRACK_OFF
         # the pattern window (words 0-4), then the window rules' memo of verdicts if the set has one
-        has_window = any(WINDOW_BASE < c <= WINDOW_BASE + windows.MAX_RADIUS or c == exact_areas.CODE for c in order)
+        has_window = any(codes.WINDOW_BASE < c <= codes.WINDOW_BASE + codes.WINDOW_MAX_RADIUS or c == codes.EXACT_AREAS
+                         for c in order)
         self.window = np.zeros(windows.memo_words() if has_window else WINDOW_LEN, dtype=np.uint64)
 
     def open_moves(self, state):
@@ -441,7 +409,7 @@ class Program:
         t = Tables.of(state.board)
         taken = np.array(state.taken, dtype=np.uint8)
         mask = decide(self.order, t.nb, t.colour, t.n, t.end, taken, state.head, _heading(state),
-                      state.free_count, t.scratch(), self.area, *self.patterns.arrays(), self.window, self.trig,
+                      state.free_count, t.scratch(), self.area, self.patterns.arrays(), self.window, self.trig,
                       self.ntrig)
         return "".join(m for d, m in enumerate(MOVES) if mask >> d & 1)
 
@@ -451,7 +419,7 @@ def rule_effects(rule, state):
     if state.at_end():
         return []
     t = Tables.of(state.board)
-    table = rule.table() if rule.code >= PATTERN_BASE else _EMPTY_TABLE
+    table = rule.table() if rule.code >= codes.PATTERN_BASE else _EMPTY_TABLE
     trig = np.zeros((4, MAX_TRIGGERS), dtype=np.int32)
     ntrig = np.zeros(4, dtype=np.int32)
     area = np.full((5, 3), _UNKNOWN, dtype=np.int32)
@@ -459,7 +427,7 @@ def rule_effects(rule, state):
     window = np.zeros(WINDOW_LEN, dtype=np.uint64)
     taken = np.array(state.taken, dtype=np.uint8)
     m = rule_masks(rule.code, t.nb, t.colour, t.n, t.end, taken, state.head, _heading(state), state.free_count,
-                   t.scratch(), area, *table.arrays(), window, trig, ntrig)
+                   t.scratch(), area, table.arrays(), window, trig, ntrig, 15)
     out = []
     for d, move in enumerate(MOVES):
         for kind, bit in (("disable", 1 << d), (FORCE, 1 << (d + 4))):

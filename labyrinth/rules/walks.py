@@ -46,8 +46,8 @@ def _direction(nb, a, b):
 
 
 @njit(cache=True)
-def walk_steps(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
-               taken, path, length, rng, scratch, area, window, trig, ntrig, budget, first):
+def walk_steps(order, nb, colour, n, end, pat, taken, path, length, rng, scratch, area, window, trig, ntrig, budget,
+               first):
     """Extend ``path[:length]`` uniformly among the open moves until complete, stuck, or ``budget`` steps taken.
 
     ``taken`` must mark exactly the path's cells; ``budget`` below 0 sets no
@@ -73,9 +73,8 @@ def walk_steps(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var
             return length, COMPLETE if free_count == 0 else STUCK, state
         if steps == budget:
             return length, RUNNING, state
-        d, state = choose(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area,
-                          cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig,
-                          state)
+        d, state = choose(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window,
+                          trig, ntrig, state)
         if d < 0:
             track_stop(area)
             return length, STUCK, state
@@ -87,21 +86,19 @@ def walk_steps(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var
 
 
 @njit(cache=True)
-def random_walk(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
-                taken, path, length, rng, scratch, area, window, trig, ntrig):
+def random_walk(order, nb, colour, n, end, pat, taken, path, length, rng, scratch, area, window, trig, ntrig):
     """Extend ``path[:length]`` uniformly among the open moves until complete or stuck.
 
     ``taken`` must mark exactly the path's cells. Returns ``(length, outcome)``.
     """
-    length, outcome, _ = walk_steps(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin,
-                                    nmax, forbid, taken, path, length, rng, scratch, area, window, trig, ntrig, -1,
+    length, outcome, _ = walk_steps(order, nb, colour, n, end, pat, taken, path, length, rng, scratch, area, window,
+                                    trig, ntrig, -1,
                                     True)
     return length, outcome
 
 
 @njit(cache=True)
-def runs_until_stuck(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
-                     seed, first_walk, cap, scratch, area, window, trig, ntrig):
+def runs_until_stuck(order, nb, colour, n, end, pat, seed, first_walk, cap, scratch, area, window, trig, ntrig):
     """Walk from the empty line with walk indices ``first_walk, first_walk + 1, ...`` until
     one is stuck or ``cap`` walks completed. Returns ``(completed, walks_run)``.
     """
@@ -113,8 +110,8 @@ def runs_until_stuck(order, nb, colour, n, end, cells, ncells, marks, nmarks, ru
         taken[:] = 0
         taken[0] = 1
         path[0] = 0
-        length, outcome = random_walk(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force,
-                                      nmin, nmax, forbid, taken, path, 1, walk_seed(seed, first_walk + done),
+        length, outcome = random_walk(order, nb, colour, n, end, pat, taken, path, 1,
+                                      walk_seed(seed, first_walk + done),
                                       scratch, area, window, trig, ntrig)
         if outcome == STUCK:
             return done, done + 1
@@ -129,8 +126,7 @@ def heading_at(nb, path, depth):
 
 
 @njit(cache=True)
-def keep_left_moves(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
-                    taken, path, depth, cand, scratch, area, window, trig, ntrig):
+def keep_left_moves(order, nb, colour, n, end, pat, taken, path, depth, cand, scratch, area, window, trig, ntrig):
     """Write the open moves at ``path[depth]`` to ``cand[depth]``, left before straight before right.
 
     Returns their number.
@@ -138,7 +134,7 @@ def keep_left_moves(order, nb, colour, n, end, cells, ncells, marks, nmarks, rul
     head = path[depth]
     heading = heading_at(nb, path, depth)
     mask = decide(order, nb, colour, n, end, taken, head, heading, n * n - depth - 1, scratch, area,
-                  cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid, window, trig, ntrig)
+                  pat, window, trig, ntrig)
     return order_keep_left(mask, heading, cand, depth)
 
 
@@ -158,19 +154,17 @@ def order_keep_left(mask, heading, cand, depth):
 
 
 @njit(cache=True)
-def _expand(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
-            taken, path, depth, cand, ncand, idx, scratch, area, window, trig, ntrig):
+def _expand(order, nb, colour, n, end, pat, taken, path, depth, cand, ncand, idx, scratch, area, window, trig, ntrig):
     """Fill the keep-left ordered open moves at ``depth`` and reset its cursor; returns their number."""
-    k = keep_left_moves(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
-                        taken, path, depth, cand, scratch, area, window, trig, ntrig)
+    k = keep_left_moves(order, nb, colour, n, end, pat, taken, path, depth, cand, scratch, area, window, trig, ntrig)
     ncand[depth] = k
     idx[depth] = 0
     return k
 
 
 @njit(cache=True)
-def enumerate_chunk(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
-                    taken, path, base, frame, cand, ncand, idx, counters, first_stuck, budget,
+def enumerate_chunk(order, nb, colour, n, end, pat, taken, path, base, frame, cand, ncand, idx, counters, first_stuck,
+                    budget,
                     scratch, area, window, trig, ntrig):
     """Resumable keep-left enumeration below ``path[:base + 1]``; at most ``budget`` nodes per call.
 
@@ -190,8 +184,8 @@ def enumerate_chunk(order, nb, colour, n, end, cells, ncells, marks, nmarks, rul
             frame[0] = depth
             track_stop(area)
             return True
-        if _expand(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
-                   taken, path, depth, cand, ncand, idx, scratch, area, window, trig, ntrig) == 0:
+        if _expand(order, nb, colour, n, end, pat, taken, path, depth, cand, ncand, idx, scratch, area, window, trig,
+                   ntrig) == 0:
             _stuck(path, depth, counters, first_stuck)
             frame[0] = depth
             track_stop(area)
@@ -206,8 +200,8 @@ def enumerate_chunk(order, nb, colour, n, end, cells, ncells, marks, nmarks, rul
             if _leaf(nb, end, path, depth, size, counters, first_stuck):
                 ncand[depth] = 0
                 idx[depth] = 0
-            elif _expand(order, nb, colour, n, end, cells, ncells, marks, nmarks, rule_var, force, nmin, nmax, forbid,
-                         taken, path, depth, cand, ncand, idx, scratch, area, window, trig, ntrig) == 0:
+            elif _expand(order, nb, colour, n, end, pat, taken, path, depth, cand, ncand, idx, scratch, area, window,
+                         trig, ntrig) == 0:
                 _stuck(path, depth, counters, first_stuck)
         else:
             if depth == base:
@@ -244,7 +238,7 @@ def _stuck(path, depth, counters, first_stuck):
 # --- the compiled walker's entry points --------------------------------------------------------------------
 def _run_arrays(program, board):
     t = Tables.of(board)
-    return (program.order, t.nb, t.colour, t.n, t.end, *program.patterns.arrays())
+    return (program.order, t.nb, t.colour, t.n, t.end, program.patterns.arrays())
 
 
 class Runner:

@@ -33,6 +33,8 @@ nothing (a timeout is never a verdict).
 import numpy as np
 from numba import njit
 
+from labyrinth.rules import codes
+from labyrinth.rules._moves import asked_moves
 from labyrinth.rules.base import DISABLE, CompiledRule
 from labyrinth.rules.frame import RIGHT, STRAIGHT
 from labyrinth.rules.patterns import WINDOW_LEN
@@ -40,8 +42,8 @@ from labyrinth.rules.patterns import WINDOW_LEN
 __all__ = ["MAX_RADIUS", "NODE_BUDGET", "WINDOW_BASE", "WindowRule", "memo_words", "traversable", "window_masks"]
 
 #: rule code of ``window:R`` is WINDOW_BASE + R (see :mod:`labyrinth.rules.program`)
-WINDOW_BASE = 20
-MAX_RADIUS = 5
+WINDOW_BASE = codes.WINDOW_BASE
+MAX_RADIUS = codes.WINDOW_MAX_RADIUS
 #: search nodes per window before the verdict is "unknown" (the move stays open)
 NODE_BUDGET = 200_000
 #: cell contents in a window
@@ -451,10 +453,11 @@ def window_masks(nb, n, end, taken, head, radius, moves, table, trig, ntrig):
     A move onto the end corner is left to the other rules.
     """
     out = 0
+    asked = asked_moves(nb, end, taken, head, moves)
     for d in range(4):
-        c = nb[head, d]
-        if not (moves >> d) & 1 or c < 0 or taken[c] != 0 or c == end:
+        if not (asked >> d) & 1:
             continue
+        c = nb[head, d]
         taken[c] = 1
         verdict = window_verdict(n, end, taken, c, d, radius, table)
         taken[c] = 0
