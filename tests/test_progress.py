@@ -54,9 +54,10 @@ def test_progress_goes_to_a_log_when_stderr_is_no_terminal_and_never_with_no_pro
 
 
 def test_a_command_in_a_log_prints_progress_lines_and_none_with_no_progress(tmp_path):
-    env = dict(os.environ, LABYRINTH_PROGRESS_SECONDS="0.2")
+    # a line every 10 ms; the runs walk for a few tenths of a second (a fast machine walks --cap 10 in 0.1 s)
+    env = dict(os.environ, LABYRINTH_PROGRESS_SECONDS="0.01")
     args = [sys.executable, "-m", "labyrinth.cli", "stats", "-n", "9", "--rules", "strong", "--runs", "100",
-            "--cap", "10", "--seed", "1"]
+            "--cap", "40", "--seed", "1"]
     with open(tmp_path / "log", "w") as log:
         done = subprocess.run(args, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log, text=True, timeout=600)
     assert done.returncode == 0
