@@ -17,8 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from labyrinth.engine import State
-from labyrinth.engine_protocol import DEPTH_FIRST, ORDERS
+from labyrinth.engine_protocol import DEPTH_FIRST, ORDERS, warm
 from labyrinth.rules import get_rule_set
 from verify import AuditSettings, Store, run_campaign
 
@@ -58,7 +57,7 @@ serve(get_rule_set(sys.argv[3]), lines(), write, name="logged", order=order)
 
 def _warm():
     """Compile the wall-ahead rules' kernels here (once, kept on disk), not in an engine's 60 s handshake."""
-    get_rule_set(WALL).decide(State.from_moves(5, "RRDD"))
+    warm(get_rule_set(WALL))
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ from brute import completions_exist
 from labyrinth.engine import State
 from labyrinth.engine.frame import heading
 from labyrinth.engine.walker import walk_statistics
-from labyrinth.engine_protocol import PROTOCOL, EngineRuleSet, parse_answer, parse_hello, serve
+from labyrinth.engine_protocol import PROTOCOL, EngineRuleSet, parse_answer, parse_hello, serve, warm
 from labyrinth.engine_protocol.messages import MAX_BATCH, MAX_DEPTH, MAX_LINE, Unreadable, dumps, loads
 from labyrinth.errors import EngineError
 from labyrinth.rules import get_rule_set
@@ -150,6 +150,13 @@ def test_a_line_of_the_protocol_is_bounded_both_ways():
 
 
 # --- our own rule sets served over the protocol --------------------------------------------------
+@pytest.fixture(scope="module", autouse=True)
+def _warm_served_sets():
+    """Compile the served sets' kernels here (kept on disk), not inside an engine's 60 s handshake."""
+    for name in ("universal", "default", str(ROOT / "examples/rules/wall-ahead.rule")):
+        warm(get_rule_set(name))
+
+
 @pytest.fixture(scope="module")
 def oracle():
     with get_oracle("auto", time_limit=60) as o:

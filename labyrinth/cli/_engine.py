@@ -37,18 +37,15 @@ def _name(text):
 
 def _engine(args):
     from labyrinth import __version__
-    from labyrinth.engine import State
     from labyrinth.engine.formats import bounded_lines
-    from labyrinth.engine_protocol import serve
+    from labyrinth.engine_protocol import serve, warm
     from labyrinth.engine_protocol.messages import MAX_LINE
     from labyrinth.rules import get_rule_set
 
     off = [r for r in args.off.split(",") if r]
     on = [r for r in args.on.split(",") if r]
     rules = get_rule_set(args.rules, off=off, on=on)  # a bad name fails here, before the handshake
-    warm = State.from_moves(5, "RRDD")
-    rules.open_moves(warm)  # load the compiled kernels before saying hello
-    rules.decide(warm)
+    warm(rules)  # load the compiled kernels before saying hello
 
     def write(text):
         sys.stdout.write(text + "\n")

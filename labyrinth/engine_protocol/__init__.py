@@ -34,7 +34,7 @@ from labyrinth.engine_protocol.messages import (
     parse_hello,
 )
 from labyrinth.engine_protocol.ruleset import BATCH, EngineRuleSet
-from labyrinth.engine_protocol.server import StateCache, answer, serve
+from labyrinth.engine_protocol.server import StateCache, answer, serve, warm
 
 __all__ = [
     "BATCH",
@@ -56,4 +56,5 @@ __all__ = [
     "parse_answer",
     "parse_hello",
     "serve",
+    "warm",
 ]

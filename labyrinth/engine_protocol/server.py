@@ -20,7 +20,21 @@ from labyrinth.engine_protocol.messages import (
 )
 from labyrinth.errors import LabyrinthError
 
-__all__ = ["StateCache", "answer", "serve"]
+__all__ = ["StateCache", "answer", "serve", "warm"]
+
+
+def warm(rules):
+    """Run ``rules`` once on a small state the way :func:`serve` does, so its kernels load (or compile) now.
+
+    ``labyrinth engine`` calls it before reading the hello (a cold kernel compiles in tens of seconds, longer
+    than a verifier waits for the handshake); a test that starts an engine calls it first, so that the kernels
+    are on disk when the engine process looks for them.
+    """
+    from labyrinth.engine import State
+
+    state = State.from_moves(5, "RRDD")
+    rules.open_moves(state)  # the compiled path every answer takes
+    rules.decide(state)  # the explained path, for a state where a move is closed
 
 
 def serve(rules, lines, write, *, name=None, version="", order=None):
