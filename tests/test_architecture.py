@@ -6,6 +6,7 @@ lower layer to a higher one is still the lower layer depending on the higher.
 
 import ast
 import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -197,3 +198,49 @@ def test_every_extension_point_has_a_template_the_docs_name(point):
     assert text.startswith('"""TEMPLATE: ') and "Adding things" in text
     assert f"template `{rel}`" in (ROOT / "docs" / "architecture.md").read_text()
     importlib.import_module(rel[:-3].replace("/", "."))
+
+
+#: a function taking this many parameters or more is a decision docs/architecture.md names ("Flat for numba")
+LONG = 15
+
+
+def _long_parameter_lists(rels, root=ROOT):
+    """``path:function (k)`` for every function of ``rels`` taking ``LONG`` parameters or more."""
+    found = []
+    for rel in rels:
+        for node in ast.walk(ast.parse((root / rel).read_text(), rel)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                a = node.args
+                k = len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs)
+                if k >= LONG:
+                    found.append((rel, node.name, k))
+    return found
+
+
+def _named_in_docs(rel, name, k, docs):
+    """Whether ``docs`` names ``name`` (k) after ``rel`` and before the next path it names."""
+    paths = re.compile(r"`(?:labyrinth|oracle|verify)/[^`]*`")
+    for found in re.finditer(re.escape(f"`{rel}`"), docs):
+        after = docs[found.end():]
+        nxt = paths.search(after)
+        if f"`{name}` ({k})" in (after[:nxt.start()] if nxt else after):
+            return True
+    return False
+
+
+def test_every_long_parameter_list_is_a_decision_the_docs_name():
+    docs = " ".join((ROOT / "docs" / "architecture.md").read_text().split())
+    missing = [f"{rel}:{name} ({k})" for rel, name, k in _long_parameter_lists(sorted(_modules().values()))
+               if not _named_in_docs(rel, name, k, docs)]
+    assert not missing, "long parameter lists docs/architecture.md does not name: " + ", ".join(missing)
+
+
+def test_the_check_sees_a_new_long_parameter_list(tmp_path):
+    rel = "labyrinth/rules/_toy.py"
+    (tmp_path / "labyrinth" / "rules").mkdir(parents=True)
+    (tmp_path / rel).write_text("def kernel(" + ", ".join(f"a{i}" for i in range(LONG)) + "):\n    pass\n"
+                                "def short(a, b):\n    pass\n")
+    assert _long_parameter_lists([rel], tmp_path) == [(rel, "kernel", LONG)]
+    assert _named_in_docs(rel, "kernel", LONG, f"`{rel}` `other` (16) and `kernel` ({LONG})")
+    assert not _named_in_docs(rel, "kernel", LONG, f"`{rel}` `kernel` (14)")
+    assert not _named_in_docs(rel, "kernel", LONG, f"`{rel}` `other` (16); `oracle/x.py` `kernel` ({LONG})")
