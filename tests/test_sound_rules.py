@@ -10,6 +10,7 @@ from brute import completions_exist, reachable_states
 from labyrinth.engine.walker import random_walk
 from labyrinth.rules import get_rule_set
 from labyrinth.rules.closure import Closure
+from labyrinth.rules.cut import CutCondition
 from labyrinth.rules.exact_areas import ExactAreas
 from labyrinth.rules.matching import TwoMatching
 from labyrinth.rules.probe import HeadProbe
@@ -17,7 +18,7 @@ from oracle import get_oracle
 
 
 @pytest.mark.parametrize(("rule", "at_least"), [(Closure(), 1000), (ExactAreas(), 1000), (TwoMatching(), 50), (HeadProbe(), 1000),
-                                               (HeadProbe(3), 1000)],
+                                               (HeadProbe(3), 1000), (CutCondition(), 1000)],
                          ids=lambda x: getattr(x, "name", str(x)))
 def test_the_rule_never_closes_a_live_move_on_any_5x5_state(rule, at_least):
     closed = 0
@@ -35,6 +36,7 @@ RANDOM_CASES = [
     *[(Closure(), (n,), ("none", "universal"), 25 if n < 11 else 10, 31, 2, False) for n in (7, 9, 11)],
     (ExactAreas(), (7, 9, 11, 13), ("universal",), 15, 123, 1, True),
     *[(TwoMatching(), (n,), ("universal",), 40, 90, 3, False) for n in (7, 9)],
+    *[(CutCondition(), (n,), ("none", "universal"), 20 if n < 11 else 8, 40, 2, False) for n in (7, 9, 11)],
 ]
 
 
@@ -57,3 +59,21 @@ def test_the_rule_never_closes_a_live_move_on_random_states(rule, sizes, walked,
                         added += len(moves & set(rules.open_moves(state))) if adds else 0
     assert closed > 0
     assert added > 0 or not adds  # exact-areas closes moves the rules walked leave open
+
+
+def test_the_cut_closes_fatal_moves_strong_plus_plus_leaves_open():
+    """The first stuck walks of ``strong++`` (``reports/strong-plus-plus-misses.jsonl``, 19x19 and 21x21): the move
+    into the dead state (dead by the oracle when the file was written) is open under ``strong++``, closed with the cut."""
+    import json
+    import pathlib
+
+    from labyrinth.engine import State
+    misses = pathlib.Path(__file__).parents[1] / "reports" / "strong-plus-plus-misses.jsonl"
+    rows = [json.loads(line) for line in misses.open()][:3]
+    plain, more = get_rule_set("strong++"), get_rule_set("strong++", on=["cut"])
+    for row in rows:
+        n, moves = row["line"].split(":")
+        before = State.from_moves(int(n), moves[:row["first_dead_step"] - 1])
+        assert row["move"] in plain.open_moves(before)
+        assert row["move"] not in more.open_moves(before)
+        assert row["move"] in {e.move for e in CutCondition().effects(before)}

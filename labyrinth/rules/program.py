@@ -20,6 +20,7 @@ from labyrinth.rules.areas import area_verdict
 from labyrinth.rules.base import FORCE, CompiledRule, Effect
 from labyrinth.rules.closure import closure_masks
 from labyrinth.rules.cshape import cshape
+from labyrinth.rules.cut import cut_masks
 from labyrinth.rules.exact_areas import areas_masks
 from labyrinth.rules.frame import Tables
 from labyrinth.rules.matching import matching_masks
@@ -75,6 +76,8 @@ def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scrat
     if codes.PROBE <= code < codes.PROBE + codes.PROBE_MAX_DEPTH:
         return probe_masks(nb, colour, end, taken, head, free_count, moves, scratch, trig, ntrig,
                            code - codes.PROBE + 1)
+    if code == codes.CUT:
+        return cut_masks(nb, colour, end, taken, head, free_count, moves, scratch, trig, ntrig)
     if codes.WINDOW_BASE < code <= codes.WINDOW_BASE + codes.WINDOW_MAX_RADIUS:
         return window_masks(nb, n, end, taken, head, code - codes.WINDOW_BASE, moves, window, trig, ntrig)
     if code == codes.EXACT_AREAS:

@@ -16,7 +16,7 @@
   from there, twice; the strongest sound set;
 * ``none``: every free neighbour is open;
 * every set but ``none`` and ``oracle`` ends with the optional rules
-  ``future-lines``, ``two-matching``, ``closure``, ``exact-areas`` and ``probe``, off
+  ``future-lines``, ``two-matching``, ``closure``, ``exact-areas``, ``probe`` and ``cut``, off
   unless switched on (``on=["future-lines"]``); ``on=["window:3"]`` adds the
   window rule of radius 3 (:mod:`labyrinth.rules.window`), ``on=["probe:2"]``
   the probe two levels deep;
@@ -37,6 +37,7 @@ from labyrinth.rules.areas import ColourImbalance, CountArea, NearBorder, OlderL
 from labyrinth.rules.base import RuleSetBase
 from labyrinth.rules.closure import Closure
 from labyrinth.rules.cshape import CShape
+from labyrinth.rules.cut import CutCondition
 from labyrinth.rules.exact_areas import ExactAreas
 from labyrinth.rules.future import FutureLines
 from labyrinth.rules.language import load_rules
@@ -66,7 +67,7 @@ def register_family(prefix, factory):
 UNIVERSAL = (CShape, NearBorder, OlderLine, CountArea, ColourImbalance)
 #: the optional rules every set but ``none`` and ``oracle`` ends with, off unless switched on (``--on NAME``):
 #: **a new rule registers here** (one line); ``--on``'s help and the name checks read this tuple
-OPTIONAL = (FutureLines, TwoMatching, Closure, ExactAreas, HeadProbe)
+OPTIONAL = (FutureLines, TwoMatching, Closure, ExactAreas, HeadProbe, CutCondition)
 #: the folder of the shipped pattern rules
 LIBRARY = pathlib.Path(__file__).with_name("library")
 
@@ -129,7 +130,7 @@ def on_names():
     """What ``--on`` takes, in words: the optional rules' names, then ``window:R`` and ``probe:K``.
 
     >>> on_names()
-    'future-lines, two-matching, closure, exact-areas, probe, window:R with R from 1 to 5, probe:K with K from 2 to 4'
+    'future-lines, two-matching, closure, exact-areas, probe, cut, window:R with R from 1 to 5, probe:K with K from 2 to 4'
     """
     return ", ".join([r.name for r in _optional()] + [f"{WINDOW_PREFIX}R with R from 1 to {MAX_RADIUS}",
                                                       f"{PROBE_PREFIX}K with K from 2 to {MAX_DEPTH}"])
@@ -150,7 +151,7 @@ def _fast(off, on):
 def _strong(off, on):
     """Sound rules only: the universal rules, the two-matching (which also proves moves live), the closure."""
     rules = [CShape(), TwoMatching(), *(r("global") for r in UNIVERSAL[1:]), Closure(), FutureLines(), ExactAreas(),
-             HeadProbe()]
+             HeadProbe(), CutCondition()]
     on = set(on) | {"two-matching", "closure"}
     return RuleSet("strong", rules, off, on, sound=True)
 
