@@ -41,7 +41,7 @@ costs a search and never a wrong deduction. At most :data:`MAX_CHECKS` such
 searches a round, over classes of at most :data:`MAX_GROUP` edges of one label.
 
 The 21x21 stuck walk of ``strong++`` drawn in ``reports/cut-condition.md``: the move into the dead state
-(step 321, ``L``) is left open by ``strong++`` and closed by the cut rule.
+(step 321, ``L``) is left open by ``strong++`` (with ``R``) and closed by the cut rule.
 
 >>> import json, pathlib
 >>> from labyrinth.engine import State
@@ -50,7 +50,7 @@ The 21x21 stuck walk of ``strong++`` drawn in ``reports/cut-condition.md``: the 
 >>> miss = [json.loads(line) for line in misses.open()][2]
 >>> before = State.from_moves(21, miss["line"][3:][:miss["first_dead_step"] - 1])
 >>> miss["move"], get_rule_set("strong++").open_moves(before), [e.move for e in CutCondition().effects(before)]
-('L', 'L', ['L'])
+('L', 'LR', ['U', 'L'])
 """
 
 import numpy as np
