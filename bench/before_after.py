@@ -8,6 +8,11 @@ change per figure and flags every figure more than 10% worse. Usage::
 
     python bench/before_after.py [--before 038bf36] [--rounds 2] [--sizes 7,9,13,21] [--states 200]
                                  [--walker-seconds 5] [--walker-only] [--count-sizes 9,11,13]
+                                 [--cpu] [--walker-rules default,fast]
+
+``--cpu`` reads the walker's figures from CPU seconds (``bench/walker.py
+--clock cpu``), far steadier when other jobs share the machine; the oracle's
+and the counts' figures stay wall-clock (their solvers run threads).
 """
 
 import argparse
@@ -97,6 +102,8 @@ def main(argv=None):
     ap.add_argument("--walker-seconds", default="5")
     ap.add_argument("--walker-only", action="store_true", help="skip bench/oracle.py and bench/count.py")
     ap.add_argument("--count-sizes", default="9,11,13", help="boards counted by bench/count.py (and ranked)")
+    ap.add_argument("--cpu", action="store_true", help="the walker's figures in CPU seconds, not wall seconds")
+    ap.add_argument("--walker-rules", default="default,fast", help="the rule sets bench/walker.py times")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
@@ -114,7 +121,8 @@ def main(argv=None):
                     # the walker's timing from this checkout on both trees (its API has not changed), so
                     # both get the same measurement, best block included
                     figures.update(_walker_figures(_run(trees[which], "walker.py", [
-                        "--seconds", args.walker_seconds, "--runs", "20", "--sizes", "9"], own_script=False)))
+                        "--seconds", args.walker_seconds, "--runs", "20", "--sizes", "9", "--rules", args.walker_rules,
+                        *(["--clock", "cpu"] if args.cpu else [])], own_script=False)))
                     if not args.walker_only:
                         figures.update(_count_figures(_run(trees[which], "count.py", [
                             "--sizes", args.count_sizes, "--rank-sizes", args.count_sizes, "--paths", "5"])))
@@ -123,7 +131,7 @@ def main(argv=None):
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(before)], cwd=ROOT, capture_output=True)
     keys = sorted(set(runs["before"][0]) & set(runs["after"][0]))
-    print(f"Before: {args.before}; after: the working tree. {args.rounds} interleaved rounds, median of rounds; "
+    print(f"Before: {args.before}; after: the working tree. {args.rounds} interleaved rounds, median of rounds{'; walker by CPU seconds' if args.cpu else ''}; "
           f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"{(time.perf_counter() - t0) / 60:.1f} min.\n")
     print("| figure | backend / rules | measure | before | after | change |")

@@ -3,7 +3,12 @@
 All rule sets run in one process, side by side. Usage::
 
     python bench/walker.py [--seconds 5] [--sizes 9,11,13,15,17,19,21] [--runs 1000] [--seed 1]
-                           [--rules default,fast]
+                           [--rules default,fast] [--clock wall|cpu]
+
+``--clock cpu`` times by this process's CPU seconds (``time.process_time``)
+instead of the wall clock: on a shared machine, other jobs then slow a
+figure much less (they take the core, not this process's seconds), which is
+what a before/after comparison under load needs (``bench/before_after.py --cpu``).
 """
 
 import argparse
@@ -18,7 +23,11 @@ from labyrinth.rules import get_rule_set
 BLOCK_SECONDS = 0.25
 
 
-def walks_per_second(rules, n, seconds, seed):
+#: the clock the figures are read from (``--clock``): wall seconds, or this process's CPU seconds
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+def walks_per_second(rules, n, seconds, seed, clock=time.perf_counter):
     """Random walks from the empty line for ``seconds``: (walks/s, walks/s in the best block, mean length, completion rate).
 
     The run is timed in blocks of :data:`BLOCK_SECONDS`; as with ``timeit``'s
@@ -29,18 +38,18 @@ def walks_per_second(rules, n, seconds, seed):
     runner = rules.runner() if hasattr(rules, "runner") else rules.program().runner
     start = State.from_moves(n, "")
     runner.walk(start, seed)  # compile
-    t0 = time.perf_counter()
+    t0 = clock()
     k = complete = steps = 0
     best = 0.0
-    while time.perf_counter() - t0 < seconds:
-        b0, k0 = time.perf_counter(), k
-        while time.perf_counter() - b0 < BLOCK_SECONDS:
+    while clock() - t0 < seconds:
+        b0, k0 = clock(), k
+        while clock() - b0 < BLOCK_SECONDS:
             cells, outcome = runner.walk(start, seed, k)
             k += 1
             complete += outcome
             steps += len(cells) - 1
-        best = max(best, (k - k0) / (time.perf_counter() - b0))
-    dt = time.perf_counter() - t0
+        best = max(best, (k - k0) / (clock() - b0))
+    dt = clock() - t0
     return k / dt, best, steps / k, complete / k
 
 
@@ -51,15 +60,18 @@ def main(argv=None):
     ap.add_argument("--runs", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rules", default="default,fast")
+    ap.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                    help="time by the wall clock or by this process's CPU seconds (steadier on a shared machine)")
     args = ap.parse_args(argv)
+    clock = CLOCKS[args.clock]
     names = args.rules.split(",")
     sets = {name: get_rule_set(name) for name in names}
-    print(f"# machine: {platform.processor() or platform.machine()}, python {platform.python_version()}, one core")
+    print(f"# machine: {platform.processor() or platform.machine()}, python {platform.python_version()}, one core, {args.clock} clock")
     print("\n## random 21x21 walks (one core)\n")
     print(f"| rules | walks/s | best {BLOCK_SECONDS} s block, walks/s | mean steps | completed |")
     print("|---|---|---|---|---|")
     for name, rules in sets.items():
-        rate, best, length, done = walks_per_second(rules, 21, args.seconds, args.seed)
+        rate, best, length, done = walks_per_second(rules, 21, args.seconds, args.seed, clock)
         print(f"| {name} | {rate:,.0f} | {best:,.0f} | {length:.0f} | {done:.3f} |")
     print("\n## keep-left enumeration\n")
     print("| rules | n | walkthroughs | stuck | nodes | seconds |")
@@ -67,8 +79,9 @@ def main(argv=None):
     for name, rules in sets.items():
         for n in (5, 7):
             enumerate_walks(State.from_moves(5, ""), rules)  # compile
+            t0 = clock()
             r = enumerate_walks(State.from_moves(n, ""), rules)
-            print(f"| {name} | {n} | {r.walkthroughs:,} | {r.stuck:,} | {r.nodes:,} | {r.seconds:.2f} |")
+            print(f"| {name} | {n} | {r.walkthroughs:,} | {r.stuck:,} | {r.nodes:,} | {clock() - t0:.2f} |")
     print(f"\n## walkthroughs before the first stuck walk ({args.runs} runs, seed {args.seed})\n")
     print("| n | study (7x7 rules) | " + " | ".join(f"{name} mean [95% CI]" for name in names) + " |")
     print("|---|---|" + "---|" * len(names))
