@@ -105,8 +105,8 @@ def test_a_rule_added_to_strong_keeps_what_strong_switches_on_and_never_makes_it
 
 def test_a_small_cycle_the_mend_leaves_is_entered_once_and_the_line_checks():
     # walk 10 of seed 2026 on 61x61, 196 steps in: the repair leaves a 2-matching that neither the mend nor the
-    # closure's fixed point mended makes a line; the pocket entered once does (closure._pocket_witness)
-    from labyrinth.rules import _repair, _twomatch, _witness, closure
+    # closure's fixed point mended makes a line; the pocket entered once does (_recover._pocket_witness)
+    from labyrinth.rules import _recover, _repair, _twomatch, _witness, closure
     from labyrinth.rules.walks import _run_arrays, walk_seed, walk_steps
     n = 61
     p = get_rule_set("strong").runner().program
@@ -124,5 +124,5 @@ def test_a_small_cycle_the_mend_leaves_is_entered_once_and_the_line_checks():
     assert closure.closure_dead(nb, colour, end, taken, head, free, old, np.zeros(4, np.int64)) == 0
     old[_repair.MATE] = old[closure.FRC] | old[closure.CM]
     assert not _witness.mend(nb, end, taken, head, free, old)
-    assert closure.closure_witness(nb, colour, end, taken, head, free, w)
+    assert _recover.closure_witness(nb, colour, end, taken, head, free, w)
     assert _twomatch.is_line(nb, end, taken, head, free, w[_repair.MATE].copy(), w)
