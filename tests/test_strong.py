@@ -101,3 +101,28 @@ def test_a_rule_added_to_strong_keeps_what_strong_switches_on_and_never_makes_it
             assert set(more.open_moves(state)) <= set(strong.open_moves(state)), (state.compact(), extra)
             compared += 1
     assert compared > 200
+
+
+def test_a_small_cycle_the_mend_leaves_is_entered_once_and_the_line_checks():
+    # walk 10 of seed 2026 on 61x61, 196 steps in: the repair leaves a 2-matching that neither the mend nor the
+    # closure's fixed point mended makes a line; the pocket entered once does (_recover._pocket_witness)
+    from labyrinth.rules import _recover, _repair, _twomatch, _witness, closure
+    from labyrinth.rules.walks import _run_arrays, walk_seed, walk_steps
+    n = 61
+    p = get_rule_set("strong").runner().program
+    board = State.from_moves(n, "").board
+    taken = np.zeros(board.size, np.uint8)
+    taken[0] = 1
+    path = np.zeros(board.size, np.int32)
+    arrays, w = _run_arrays(p, board), Tables.of(board).scratch()
+    nb, colour, end = arrays[1], arrays[2], arrays[4]
+    length, _, _ = walk_steps(*arrays, taken, path, 1, np.uint64(walk_seed(2026, 10)), w, p.area, p.window, p.trig,
+                              p.ntrig, 196, True)
+    head, free = int(path[length - 1]), board.size - length
+    assert _witness.sync(nb, colour, end, taken, head, free, w) == _repair.MATCHING
+    old = w.copy()
+    assert closure.closure_dead(nb, colour, end, taken, head, free, old, np.zeros(4, np.int64)) == 0
+    old[_repair.MATE] = old[closure.FRC] | old[closure.CM]
+    assert not _witness.mend(nb, end, taken, head, free, old)
+    assert _recover.closure_witness(nb, colour, end, taken, head, free, w)
+    assert _twomatch.is_line(nb, end, taken, head, free, w[_repair.MATE].copy(), w)

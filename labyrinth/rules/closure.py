@@ -48,7 +48,7 @@ from labyrinth.rules._moves import asked_moves, refute_all
 from labyrinth.rules.base import DISABLE, CompiledRule
 from labyrinth.rules.matching import ROWS as _MATCHING_ROWS
 
-__all__ = ["BASE", "CODE", "Closure", "ROWS", "closure_dead", "closure_masks", "closure_rounds", "closure_witness"]
+__all__ = ["BASE", "CODE", "Closure", "ROWS", "closure_dead", "closure_masks", "closure_rounds"]
 
 CODE = codes.CLOSURE
 #: first scratch row of the closure (after the two-matching's rows)
@@ -334,27 +334,6 @@ def _completion(nb, end, taken, head, free_left, step, w):
     if step >= 0:
         taken[start] = 0
     return ok
-
-
-@njit(cache=True)
-def closure_witness(nb, colour, end, taken, head, free_count, w):
-    """Give the state a witness from its closure (when the walker's local repair found none); True if it has one.
-
-    The closure's forced edges and 2-matching, patched over the whole board,
-    often make a line where a repair's 2-matching did not: the forced pieces
-    already run through the pockets the repair left as cycles.
-    """
-    cells = w[_witness.BUF, :4].copy()
-    if closure_dead(nb, colour, end, taken, head, free_count, w, cells) != 0:
-        return False
-    m = w[_witness.MATE]
-    for c in range(taken.shape[0]):
-        m[c] = w[FRC, c] | w[CM, c]
-    if _witness.mend(nb, end, taken, head, free_count, w):
-        w[_witness.CTRL, _witness.MODE] = _witness.PATH
-        return True
-    w[_witness.CTRL, _witness.MODE] = _witness.MATCHING
-    return False
 
 
 @njit(cache=True)

@@ -13,7 +13,7 @@ from numba import njit
 
 from labyrinth.engine._graph import CULPRIT
 from labyrinth.engine.board import MOVES
-from labyrinth.rules import _witness, areas, closure, codes
+from labyrinth.rules import _recover, _witness, areas, codes
 from labyrinth.rules._lines import lines_masks
 from labyrinth.rules._random import GOLDEN as _GOLDEN, mix as _mix
 from labyrinth.rules.areas import area_verdict
@@ -167,7 +167,7 @@ def _prepare(order, nb, colour, end, taken, head, free_count, scratch, area, win
         if mode == _witness.PATH:
             _witness.recovered(scratch, True, free_count)
         elif mode == _witness.MATCHING and _witness.recover_due(scratch, free_count):
-            _witness.recovered(scratch, closure.closure_witness(nb, colour, end, taken, head, free_count, scratch),
+            _witness.recovered(scratch, _recover.closure_witness(nb, colour, end, taken, head, free_count, scratch),
                                free_count)
     return free
 
