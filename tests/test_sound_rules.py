@@ -77,3 +77,18 @@ def test_the_cut_closes_fatal_moves_strong_plus_plus_leaves_open():
         assert row["move"] in plain.open_moves(before)
         assert row["move"] not in more.open_moves(before)
         assert row["move"] in {e.move for e in CutCondition().effects(before)}
+
+
+def test_strong_plus_plus_plus_is_strong_plus_plus_with_the_cut_and_decides_as_it_does():
+    """The named set is ``strong++ --on cut``: the same rules switched on, the same open moves along a 21x21 walk."""
+    from labyrinth.engine import State
+    from labyrinth.engine.walker import random_walk
+
+    named, built = get_rule_set("strong+++"), get_rule_set("strong++", on=["cut"])
+    assert named.name == "strong+++" and named.sound
+    assert [r.name for r in named.active] == [r.name for r in built.active]
+    assert "cut" in {r.name for r in named.active} - {r.name for r in get_rule_set("strong++").active}
+    line = random_walk(21, named, seed=5).state
+    for k in range(0, len(line.moves), 7):
+        state = State.from_moves(21, line.moves[:k])
+        assert named.open_moves(state) == built.open_moves(state)

@@ -1,4 +1,5 @@
-"""Named rule sets: ``default``, ``fast``, ``universal``, ``strong``, ``strong+``, ``strong++``, ``none`` and ``oracle``.
+"""Named rule sets: ``default``, ``fast``, ``universal``, ``strong``, ``strong+``, ``strong++``, ``strong+++``, ``none``
+and ``oracle``.
 
 * ``universal``: the study's universal rules, in the order the study checks
   them (C-shape first: if it fires, nothing else is asked);
@@ -13,7 +14,9 @@
   closure tried once more for each way on from the cell a move enters;
 * ``strong++``: ``strong`` with the probe three levels deep (``probe:3``):
   each way on from the far end of the line supposed and closed, and again
-  from there, twice; the strongest sound set;
+  from there, twice;
+* ``strong+++``: ``strong++`` with the cut rule (:mod:`labyrinth.rules.cut`:
+  bridges and two-edge cuts of the closure's options); the strongest sound set;
 * ``none``: every free neighbour is open;
 * every set but ``none`` and ``oracle`` ends with the optional rules
   ``future-lines``, ``two-matching``, ``closure``, ``exact-areas``, ``probe`` and ``cut``, off
@@ -183,8 +186,16 @@ def _oracle(off, on):
     return OracleRules()
 
 
+def _strong_plus_plus_plus(off, on):
+    """``strong++`` with the cut rule (:mod:`labyrinth.rules.cut`): bridges and two-edge cuts of the closure's
+    options force edges or refute the move; sound."""
+    rules = _strong_plus_plus(off, set(on) | {"cut"})
+    rules.name = "strong+++"
+    return rules
+
+
 RULE_SETS = {"default": _default, "fast": _fast, "universal": _universal, "strong": _strong, "strong+": _strong_plus,
-             "strong++": _strong_plus_plus, "none": _none, "oracle": _oracle}
+             "strong++": _strong_plus_plus, "strong+++": _strong_plus_plus_plus, "none": _none, "oracle": _oracle}
 
 
 def builtin_names():
