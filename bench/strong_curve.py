@@ -186,10 +186,10 @@ def report(figures, sizes_plan, args, names):
              f"Command: `{cmd}` ({platform.machine()}, python {platform.python_version()}, "
              f"{os.cpu_count()} cores, seed {args.seed}; each (set, size) a stats campaign in `{_shown(args.db)}`).", "",
              "A run walks until its first stuck walk or the cap; *stuck per walk* counts every walk "
-             "(95% Wilson interval). `strong`, `strong+` and `strong++` are sound (they never close a move that has a "
+             "(95% Wilson interval). `strong`, `strong+`, `strong++` and `strong+++` are sound (they never close a move that has a "
              "completion), so a stuck walk of any of them is a dead state its arguments did not see: the misses are in "
              "[strong-misses.md](strong-misses.md). Figures of a campaign not finished are marked *(part)*.", "",
-             "![stuck walks per walk](strong-curve.svg)", "",
+             f"![stuck walks per walk]({pathlib.Path(args.report).with_suffix('.svg').name})", "",
              "| n | runs x cap | " + " | ".join(f"{name}: stuck / walks | {name}: stuck per walk (95%) | "
                                                    f"{name}: walks/s" for name in names) + " |",
              "|---|---|" + "---|---|---|" * len(names)]
