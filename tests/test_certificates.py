@@ -269,6 +269,20 @@ def test_a_move_only_cut_closes_gets_a_certificate_with_crossing_steps(cut_miss,
     assert quote_text(q).startswith("strong+++ closes it; its certificate")
 
 
+def test_the_cut_argument_refutes_the_probe_s_cases_where_the_other_arguments_do_not(cut_miss):
+    """Inside ``case`` steps as everywhere: on the move only cut closes, the probe's cases (each way on from the
+    head supposed) stand without cuts and fall with them, each by crossing steps; the checker replays them."""
+    from verify.certificates.build import derive_cases
+
+    state, move = cut_miss
+    board = Board.after(state.compact(), move)
+    assert derive_cases(board, cuts=False) is None
+    steps = derive_cases(board)
+    cases = [s for s in steps if s["kind"] == "case"]
+    assert cases and all(any(t["kind"] == "crossing" for t in case["steps"]) for case in cases)
+    assert check(state.compact(), move, {"steps": steps}).valid
+
+
 def test_tampering_with_a_crossing_step_is_rejected(cut_miss):
     state, move = cut_miss
     text = state.compact()
