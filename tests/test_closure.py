@@ -23,3 +23,21 @@ def test_whatever_future_lines_or_the_matching_close_the_closure_closes(n):
             assert by_parts <= by_closure, state.compact()
             more += len(by_closure - by_parts)
     assert more > 0
+
+
+def test_the_closure_closes_a_move_onto_the_end_corner_with_cells_left():
+    # the line cannot go on from the end corner: entering it early is dead, whatever the area rules say
+    from labyrinth.engine import State
+    state = State.from_moves(5, "RRRRDDD")  # the head right above the end corner, 16 cells left beside it
+    assert state.board.neighbours[state.head, 1] == state.end and state.free_count > 1
+    effects = {e.move: e for e in Closure().effects(state)}
+    assert "D" in effects
+    assert "L" not in effects  # the other way on is live
+
+
+@pytest.mark.parametrize("n", [7, 9])
+def test_strong_without_its_area_rules_never_walks_into_the_end_corner_early(n):
+    rules = get_rule_set("strong", off=["near-border", "older-line", "count-area", "colour-imbalance"])
+    for i in range(40):
+        walk = random_walk(n, rules, 2026, index=i)
+        assert not (walk.state.head == walk.state.end and walk.state.free_count > 0), walk.state.compact()

@@ -344,11 +344,19 @@ def closure_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntri
 
     The future lines of the state are found once; each move starts from them
     with its step forced (:func:`labyrinth.rules._lines.after_move`: the same
-    fixed point as the state after the move). A move onto the end corner is
-    left to the other rules. Bits 8-11 mark the moves it leaves whose fixed
-    point patches into a completion (proven live).
+    fixed point as the state after the move). A move onto the end corner
+    with cells left is refuted outright (the line cannot go on from the end;
+    the end corner is its trigger), so the closure does not lean on the area
+    rules for it. Bits 8-11 mark the moves it leaves whose fixed point
+    patches into a completion (proven live).
     """
     out = 0
+    c = -1 if free_count <= 1 or taken[end] else end
+    for d in range(4):
+        if (moves >> d) & 1 and nb[head, d] == c:
+            out |= 1 << d
+            trig[d, 0] = end
+            ntrig[d] = 1
     asked = asked_moves(nb, end, taken, head, moves)
     for d in range(4):
         if (asked >> d) & 1 and _witness.query_reroute(nb, end, taken, head, free_count, d, w) == _witness.LIVE:
