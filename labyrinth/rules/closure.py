@@ -50,7 +50,7 @@ from labyrinth.rules._repair import KDIR, KVER, VER
 from labyrinth.rules.base import DISABLE, CompiledRule
 from labyrinth.rules.matching import ROWS as _MATCHING_ROWS
 
-__all__ = ["BASE", "CODE", "Closure", "ROWS", "closure_dead", "closure_masks", "closure_rounds"]
+__all__ = ["BASE", "CODE", "Closure", "ROWS", "closure_dead", "closure_masks", "closure_rounds", "completion_kept"]
 
 CODE = codes.CLOSURE
 #: first scratch row of the closure (after the two-matching's rows)
@@ -381,12 +381,24 @@ def closure_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntri
         if k:
             out |= 1 << d
             ntrig[d] = k
-        elif _completion(nb, end, taken, head, free_count, d, w):
+        elif completion_kept(nb, end, taken, head, free_count, d, w):
             out |= 1 << (d + 8)
-            # the line stays in BUF: if the walker takes this move, the witness installs it
-            w[_WITNESS_CTRL, KDIR] = d
-            w[_WITNESS_CTRL, KVER] = w[_WITNESS_CTRL, VER]
     return out
+
+
+@njit(cache=True)
+def completion_kept(nb, end, taken, head, free_left, step, w):
+    """:func:`_completion` after the move ``step``, the line kept: if the walker takes that move, the witness installs it.
+
+    The line stays in ``BUF``, the move and the witness's version in its
+    control row (:data:`labyrinth.rules._repair.KDIR`, ``KVER``), for
+    :func:`labyrinth.rules._witness.sync`, which checks it whole before use.
+    """
+    if not _completion(nb, end, taken, head, free_left, step, w):
+        return False
+    w[_WITNESS_CTRL, KDIR] = step
+    w[_WITNESS_CTRL, KVER] = w[_WITNESS_CTRL, VER]
+    return True
 
 
 class Closure(CompiledRule):

@@ -31,7 +31,7 @@ from labyrinth.rules import _lines, codes
 from labyrinth.rules._lines import FRC, NEED, OPT, POP
 from labyrinth.rules._moves import asked_moves, refute_all
 from labyrinth.rules.base import DISABLE, CompiledRule
-from labyrinth.rules.closure import closure_rounds
+from labyrinth.rules.closure import closure_rounds, completion_kept
 
 __all__ = ["CODE", "MAX_DEPTH", "HeadProbe", "probe_masks"]
 
@@ -85,7 +85,7 @@ def _expand(w, head, end, path, level):
 
 
 @njit(cache=True)
-def _looked_ahead(nb, colour, end, w, head, d, depth, path, cells):
+def _looked_ahead(nb, colour, end, taken, free_count, w, head, d, depth, path, cells):
     """0 when a ``depth``-deep look-ahead does not refute the move ``d``, else how many ``cells`` show it.
 
     A depth-first search of the suppositions: each level supposes in turn
@@ -93,6 +93,9 @@ def _looked_ahead(nb, colour, end, w, head, d, depth, path, cells):
     the closure refutes each of its ways on, or each deeper level under it.
     The first supposition the closure leaves standing at the deepest level
     (or where nothing is left to suppose) ends it: the move is not refuted.
+    So does a supposition whose fixed point patches into a completion
+    (:func:`labyrinth.rules.closure.completion_kept`): the move is live, and
+    its line is kept for the witness.
     """
     k = _replay(nb, colour, w, head, d, path, 0, cells)
     if k:
@@ -115,6 +118,8 @@ def _looked_ahead(nb, colour, end, w, head, d, depth, path, cells):
         path[_WAY, level] = e
         if _replay(nb, colour, w, head, d, path, level + 1, cells):
             continue
+        if level + 1 < depth and completion_kept(nb, end, taken, head, free_count, d, w):
+            return 0  # a completion under this supposition: the move is live
         if level + 1 < depth and _expand(w, head, end, path, level + 1):
             level += 1
             continue
@@ -143,7 +148,7 @@ def probe_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntrig,
         path = np.zeros((3, depth), dtype=np.int64)
         for d in range(4):
             if (asked >> d) & 1:
-                k = _looked_ahead(nb, colour, end, w, head, d, depth, path, trig[d])
+                k = _looked_ahead(nb, colour, end, taken, free_count, w, head, d, depth, path, trig[d])
                 if k:
                     out |= 1 << d
                     ntrig[d] = k
