@@ -16,7 +16,7 @@ while other cells remain) look only at the ends of the piece that just grew:
 every other cell of a piece has all its forced edges, and the third
 deduction strips its options anyway.
 
-Rows of the walker's scratch block (:meth:`labyrinth.engine._graph.GraphTables.scratch`)
+Rows of the walker's scratch block (:meth:`labyrinth.engine.graph.GraphTables.scratch`)
 from :data:`BASE` on hold the work: options and forced edges as 4-bit
 direction masks, needs, the union-find, and the work list.
 """
