@@ -8,11 +8,14 @@ change per figure and flags every figure more than 10% worse. Usage::
 
     python bench/before_after.py [--before 038bf36] [--rounds 2] [--sizes 7,9,13,21] [--states 200]
                                  [--walker-seconds 5] [--walker-only] [--count-sizes 9,11,13]
-                                 [--cpu] [--walker-rules default,fast]
+                                 [--cpu] [--walker-rules default,fast] [--enumeration-only]
 
 ``--cpu`` reads the walker's figures from CPU seconds (``bench/walker.py
 --clock cpu``), far steadier when other jobs share the machine; the oracle's
 and the counts' figures stay wall-clock (their solvers run threads).
+``--enumeration-only`` times the keep-left enumerations alone (a few
+seconds a round, so many rounds fit: ``--rounds 12``), each round in fresh
+processes on both trees.
 """
 
 import argparse
@@ -104,7 +107,10 @@ def main(argv=None):
     ap.add_argument("--count-sizes", default="9,11,13", help="boards counted by bench/count.py (and ranked)")
     ap.add_argument("--cpu", action="store_true", help="the walker's figures in CPU seconds, not wall seconds")
     ap.add_argument("--walker-rules", default="default,fast", help="the rule sets bench/walker.py times")
+    ap.add_argument("--enumeration-only", action="store_true",
+                    help="the keep-left enumerations only (implies --walker-only): many short rounds")
     args = ap.parse_args(argv)
+    args.walker_only = args.walker_only or args.enumeration_only
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         before = Path(tmp) / "before"
@@ -122,7 +128,8 @@ def main(argv=None):
                     # both get the same measurement, best block included
                     figures.update(_walker_figures(_run(trees[which], "walker.py", [
                         "--seconds", args.walker_seconds, "--runs", "20", "--sizes", "9", "--rules", args.walker_rules,
-                        *(["--clock", "cpu"] if args.cpu else [])], own_script=False)))
+                        *(["--clock", "cpu"] if args.cpu else []),
+                        *(["--enumeration-only"] if args.enumeration_only else [])], own_script=False)))
                     if not args.walker_only:
                         figures.update(_count_figures(_run(trees[which], "count.py", [
                             "--sizes", args.count_sizes, "--rank-sizes", args.count_sizes, "--paths", "5"])))

@@ -3,7 +3,7 @@
 All rule sets run in one process, side by side. Usage::
 
     python bench/walker.py [--seconds 5] [--sizes 9,11,13,15,17,19,21] [--runs 1000] [--seed 1]
-                           [--rules default,fast] [--clock wall|cpu]
+                           [--rules default,fast] [--clock wall|cpu] [--enumeration-only]
 
 ``--clock cpu`` times by this process's CPU seconds (``time.process_time``)
 instead of the wall clock: on a shared machine, other jobs then slow a
@@ -62,17 +62,20 @@ def main(argv=None):
     ap.add_argument("--rules", default="default,fast")
     ap.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
                     help="time by the wall clock or by this process's CPU seconds (steadier on a shared machine)")
+    ap.add_argument("--enumeration-only", action="store_true",
+                    help="time the keep-left enumerations only (a before/after of many short rounds)")
     args = ap.parse_args(argv)
     clock = CLOCKS[args.clock]
     names = args.rules.split(",")
     sets = {name: get_rule_set(name) for name in names}
     print(f"# machine: {platform.processor() or platform.machine()}, python {platform.python_version()}, one core, {args.clock} clock")
-    print("\n## random 21x21 walks (one core)\n")
-    print(f"| rules | walks/s | best {BLOCK_SECONDS} s block, walks/s | mean steps | completed |")
-    print("|---|---|---|---|---|")
-    for name, rules in sets.items():
-        rate, best, length, done = walks_per_second(rules, 21, args.seconds, args.seed, clock)
-        print(f"| {name} | {rate:,.0f} | {best:,.0f} | {length:.0f} | {done:.3f} |")
+    if not args.enumeration_only:
+        print("\n## random 21x21 walks (one core)\n")
+        print(f"| rules | walks/s | best {BLOCK_SECONDS} s block, walks/s | mean steps | completed |")
+        print("|---|---|---|---|---|")
+        for name, rules in sets.items():
+            rate, best, length, done = walks_per_second(rules, 21, args.seconds, args.seed, clock)
+            print(f"| {name} | {rate:,.0f} | {best:,.0f} | {length:.0f} | {done:.3f} |")
     print("\n## keep-left enumeration\n")
     print("| rules | n | walkthroughs | stuck | nodes | seconds |")
     print("|---|---|---|---|---|---|")
@@ -82,6 +85,8 @@ def main(argv=None):
             t0 = clock()
             r = enumerate_walks(State.from_moves(n, ""), rules)
             print(f"| {name} | {n} | {r.walkthroughs:,} | {r.stuck:,} | {r.nodes:,} | {clock() - t0:.2f} |")
+    if args.enumeration_only:
+        return
     print(f"\n## walkthroughs before the first stuck walk ({args.runs} runs, seed {args.seed})\n")
     print("| n | study (7x7 rules) | " + " | ".join(f"{name} mean [95% CI]" for name in names) + " |")
     print("|---|---|" + "---|" * len(names))

@@ -2,9 +2,11 @@
 
 The suite's sampled versions of the measured targets (bench/certificates.py
 runs the full ones): every move ``strong`` closes on seeded walks gets a
-certificate the checker accepts; on random 7x7 and 9x9 states every
-certificate the checker accepts, built or tampered with, is for a move the
-oracle finds dead.
+certificate the checker accepts, and every move ``strong+++`` closes too;
+on random 7x7 and 9x9 states every certificate the checker accepts, built or
+tampered with, is for a move the oracle finds dead. The ``crossing`` step
+(the cut rule's bridges and two-edge cuts) is checked on a move only ``cut``
+closes, and against every completion of small boards.
 """
 
 import ast
@@ -20,7 +22,9 @@ from labyrinth.engine.walker import random_walk
 from labyrinth.rules import get_rule_set
 from oracle import get_oracle
 from verify.certificates import KINDS, WORDS, certificate, check, closed_certificates, quote, sentences
-from verify.certificates.check import MAX_DEPTH
+from verify.certificates.board import edge_key
+from verify.certificates.check import MAX_DEPTH, Board, Facts, Invalid, holds
+from verify.certificates.quote import quote_text
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,6 +71,32 @@ def test_every_move_strong_closes_gets_a_certificate_the_checker_accepts(strong,
             assert verdict.valid, (state.compact(), m, verdict)
             closed += 1
     assert closed > 0
+
+
+def test_every_move_strong_plus_plus_plus_closes_near_the_stuck_walks_gets_a_certificate_the_checker_accepts():
+    """Walks of strong+++ rarely meet a move strong leaves open (none in dozens of walks to 25x25); the stuck walks
+    of strong, strong+ and strong++ up to 21x21 do, from the step before the first dead one to three after it:
+    moves the probe closes (``case`` steps, or the cut's argument where the builder finds it first) and moves
+    only the cut closes (``crossing`` steps)."""
+    rules, strong = get_rule_set("strong+++"), get_rule_set("strong")
+    closed, beyond, kinds = 0, 0, set()
+    for name in ("strong-misses", "strong-plus-misses", "strong-plus-plus-misses"):
+        for miss in _misses(name):
+            if miss["n"] > 21 or miss.get("first_dead_step") is None:
+                continue
+            n, moves = miss["line"].split(":")
+            k = miss["first_dead_step"]
+            for j in range(k - 1, min(k + 3, len(moves) + 1)):
+                state = State.from_moves(int(n), moves[:j])
+                for m in _closed(state, rules):
+                    cert = certificate(state.compact(), m)
+                    assert cert is not None, f"missing: {state.compact()} {m}"
+                    verdict = check(state.compact(), m, cert)
+                    assert verdict.valid, (state.compact(), m, verdict)
+                    closed += 1
+                    beyond += m in strong.open_moves(state)
+                    kinds |= {s["kind"] for s in cert["steps"]}
+    assert closed > 50 and beyond > 20 and {"case", "crossing"} <= kinds, (closed, beyond, kinds)
 
 
 # --- the cross-check: nothing the checker accepts is live --------------------------------------------------
@@ -142,11 +172,27 @@ def _area_example():
     return state, move, {"steps": [{"kind": "area", "cells": [list(board.xy(c)) for c in sorted(seen)], "dead": True}]}
 
 
+def _misses(name):
+    with (ROOT / "reports" / f"{name}.jsonl").open() as f:
+        return [json.loads(line) for line in f]
+
+
 @pytest.fixture(scope="module")
-def examples(strong):
+def cut_miss():
+    """A stuck walk of ``strong++`` (21x21, the third in reports/strong-plus-plus-misses.jsonl, drawn in
+    reports/cut-condition.md): the state before its fatal move and the move, which only the cut rule closes."""
+    miss = _misses("strong-plus-plus-misses")[2]
+    n, moves = miss["line"].split(":")
+    k = miss["first_dead_step"]
+    return State.from_moves(int(n), moves[:k - 1]), moves[k - 1]
+
+
+@pytest.fixture(scope="module")
+def examples(strong, cut_miss):
     """kind -> (state, move, certificate) holding a step of that kind, from seeded walks of strong (``area``,
-    which strong's arguments never need, from exact-areas' example)."""
-    found = {"area": _area_example()}
+    which strong's arguments never need, from exact-areas' example; ``crossing``, which only the cut rule's
+    moves need, from a stuck walk of strong++)."""
+    found = {"area": _area_example(), "crossing": (*cut_miss, certificate(cut_miss[0].compact(), cut_miss[1]))}
     for counting in (True, False):
         # the rarer kinds (``balance``: a few closed moves in a hundred 7x7 walks) need more walks; the search
         # stops as soon as every kind has an example
@@ -198,6 +244,159 @@ def test_tampering_with_each_step_kind_is_rejected(examples, oracle, kind):
     assert live, "no live move near the example"
     for s, m in live:
         assert not check(s.compact(), m, cert).valid
+
+
+# --- crossing: the cut rule's bridges and two-edge cuts --------------------------------------------------
+
+
+def test_a_move_only_cut_closes_gets_a_certificate_with_crossing_steps(cut_miss, capsys):
+    state, move = cut_miss
+    text = state.compact()
+    assert move in get_rule_set("strong++").open_moves(state)
+    assert move not in get_rule_set("strong+++").open_moves(state)
+    cert = certificate(text, move)
+    kinds = [s["kind"] for s in cert["steps"]]
+    assert "crossing" in kinds and "case" not in kinds
+    assert check(text, move, cert).valid
+    words = sentences(text, move, cert)
+    assert any("crosses its boundary an even number of times" in w and "the line needs them all" in w for w in words)
+    # the command line prints it under the cut rule; the audits' quote names the set that closes the move
+    assert main(["explain", "--moves", text, "--rules", "strong+++"]) == 0
+    out = capsys.readouterr().out
+    assert f"{move}: disabled by cut" in out and "crosses its boundary" in out
+    q = quote(text, move)
+    assert q["rules"] == "strong+++" and q["certificate"] == cert
+    assert quote_text(q).startswith("strong+++ closes it; its certificate")
+
+
+def test_the_cut_argument_refutes_the_probe_s_cases_where_the_other_arguments_do_not(cut_miss):
+    """Inside ``case`` steps as everywhere: on the move only cut closes, the probe's cases (each way on from the
+    head supposed) stand without cuts and fall with them, each by crossing steps; the checker replays them."""
+    from verify.certificates.build import derive_cases
+
+    state, move = cut_miss
+    board = Board.after(state.compact(), move)
+    assert derive_cases(board, cuts=False) is None
+    steps = derive_cases(board)
+    cases = [s for s in steps if s["kind"] == "case"]
+    assert cases and all(any(t["kind"] == "crossing" for t in case["steps"]) for case in cases)
+    assert check(state.compact(), move, {"steps": steps}).valid
+
+
+def test_tampering_with_a_crossing_step_is_rejected(cut_miss):
+    state, move = cut_miss
+    text = state.compact()
+    cert = certificate(text, move)
+    board = Board.after(text, move)
+    at = next(i for i, s in enumerate(cert["steps"]) if s["kind"] == "crossing")
+    step = cert["steps"][at]
+    xs = board.cells(step["cells"])
+    facts = Facts()
+    for before in cert["steps"][:at]:
+        holds(board, facts, before)
+    across = {edge_key(x, d) for x in xs for d in board.adj[x] if d not in xs}
+    left = sorted(e for e in across if not facts.is_removed(e))
+    assert len(left) == 2 and board.head not in xs and board.end not in xs
+
+    def swap(new):
+        return {"steps": cert["steps"][:at] + [new] + cert["steps"][at + 1:]}
+
+    def xy(cells):
+        return [list(board.xy(c)) for c in sorted(cells)]
+
+    # the other side of the boundary is the same argument; a set must leave nodes on both sides
+    assert check(text, move, swap({**step, "cells": xy(board.nodes - xs)})).valid
+    for cells in (board.nodes, ()):
+        assert not check(text, move, swap({**step, "cells": xy(cells)})).valid
+    # a wrong set: the cell beyond an edge left across it added (the boundary moves), or the head (an odd count)
+    a, b = left[0]
+    assert not check(text, move, swap({**step, "cells": xy(xs | {b if a in xs else a})})).valid
+    assert not check(text, move, swap({**step, "cells": xy(xs | {board.head})})).valid
+    # an extra edge across it: an unusable one put back
+    more = facts.copy()
+    more.removed.discard(sorted(across - set(left))[0])
+    with pytest.raises(Invalid):
+        holds(board, more, step)
+    # a claim it does not derive: a contradiction, an edge inside the set
+    assert not check(text, move, swap({**step, "dead": True})).valid
+    inside = next(edge_key(x, d) for x in sorted(xs) for d in board.adj[x]
+                  if d in xs and not facts.is_forced(edge_key(x, d)) and not facts.is_removed(edge_key(x, d)))
+    assert not check(text, move, swap({**step, "forces": [xy(inside)]})).valid
+
+
+def _completions(board):
+    """Every completion on ``board`` (a path from the head through every node to the end corner), as edge sets."""
+    total, out = len(board.nodes), []
+    path, seen = [board.head], {board.head}
+
+    def extend():
+        last = path[-1]
+        if len(path) == total:
+            if last == board.end:
+                out.append(frozenset(edge_key(a, b) for a, b in zip(path, path[1:])))
+            return
+        for d in board.adj[last]:
+            if d not in seen and d != board.end or len(path) == total - 1 and d == board.end:
+                seen.add(d)
+                path.append(d)
+                extend()
+                path.pop()
+                seen.discard(d)
+
+    extend()
+    return out
+
+
+def _cut_off(board, facts, gone):
+    """The nodes the head does not reach over the options without the edges ``gone``."""
+    seen, todo = {board.head}, [board.head]
+    while todo:
+        c = todo.pop()
+        for d in facts.options(board, c):
+            if d not in seen and edge_key(c, d) not in gone:
+                seen.add(d)
+                todo.append(d)
+    return board.nodes - seen
+
+
+def test_a_crossing_step_derives_only_what_every_completion_shows(strong):
+    """On the last 20 cells of 7x7 walks, facts drawn from what every completion does, and the sets one or two
+    edges cut off (and the other side): whatever a ``crossing`` step derives holds in every completion (on a
+    board with none, it may show the contradiction)."""
+    rng = random.Random(40)
+    derived = {"forces": 0, "removes": 0, "dead": 0}
+    boards = 0
+    for state in _walk_states(7, strong, range(6)):
+        for m in state.open_moves():
+            board = Board.after(state.compact(), m)
+            if not 4 <= board.free <= 20:
+                continue
+            paths = _completions(board)
+            boards += bool(paths)
+            edges = {edge_key(c, d) for c in board.nodes for d in board.adj[c]}
+            facts = Facts()
+            if paths:
+                always, used = frozenset.intersection(*paths), frozenset.union(*paths)
+                facts = Facts(forced=[e for e in always if rng.random() < 0.5],
+                              removed=[e for e in edges - used if rng.random() < 0.5])
+            options = sorted(e for e in edges if not facts.is_removed(e))
+            sets = set()
+            for i, e in enumerate(options):
+                for f in [e] + rng.sample(options[i + 1:], min(8, len(options) - i - 1)):
+                    part = _cut_off(board, facts, {e, f})
+                    if part:
+                        sets.update((frozenset(part), frozenset(board.nodes - part)))
+            for xs in sets:
+                step = {"kind": "crossing", "cells": [list(board.xy(c)) for c in sorted(xs)]}
+                try:
+                    got = KINDS["crossing"](board, facts, step)
+                except Invalid:
+                    continue
+                assert not (paths and got.dead), (state.compact(), m, step)
+                assert all(got.forces <= p and not got.removes & p for p in paths), (state.compact(), m, step)
+                for key in derived:
+                    derived[key] += bool(getattr(got, key))
+    assert boards > 50 and min(derived.values()) > 0, (boards, derived)
 
 
 def _supposed(state, move, cert):
@@ -350,4 +549,5 @@ def test_an_audit_quotes_strong_on_a_missed_dead_move(strong):
     q = quote("9:RRDDDRDR", "D")  # the universal rules leave D open; strong closes it
     assert "D" in get_rule_set("universal").open_moves(State.from_moves(9, "RRDDDRDR"))
     assert q["closed"] and check("9:RRDDDRDR", "D", q["certificate"]).valid and q["words"]
-    assert quote("9:RRDDDRDR", "R") == {"closed": False, "certificate": None, "words": []}
+    assert q["rules"] == "strong" and quote_text(q).startswith("strong closes it")
+    assert quote("9:RRDDDRDR", "R") == {"closed": False, "rules": None, "certificate": None, "words": []}

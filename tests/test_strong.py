@@ -125,3 +125,39 @@ def test_a_small_cycle_the_mend_leaves_is_entered_once_and_the_line_checks():
     assert not _witness.mend(nb, end, taken, head, free, old)
     assert _recover.closure_witness(nb, colour, end, taken, head, free, w)
     assert _twomatch.is_line(nb, end, taken, head, free, w[_repair.MATE].copy(), w)
+
+
+def test_the_line_the_closure_proves_a_move_live_by_becomes_the_witness_when_the_walker_takes_it():
+    # walk a 21x21 strong walk one step a call: where the step taken is the move the closure proved live by a
+    # completion (KDIR, at the witness's version then), the next sync installs that very line (no repair, no mend)
+    from labyrinth.rules import _repair, _twomatch, _witness
+    from labyrinth.rules.walks import RUNNING, _run_arrays, walk_seed, walk_steps
+    n = 21
+    p = get_rule_set("strong").runner().program
+    board = State.from_moves(n, "").board
+    installed = 0
+    for index in range(6):
+        taken = np.zeros(board.size, np.uint8)
+        taken[0] = 1
+        path = np.zeros(board.size, np.int32)
+        arrays, w = _run_arrays(p, board), Tables.of(board).scratch()
+        nb, colour, end = arrays[1], arrays[2], arrays[4]
+        length, outcome, rng, first = 1, RUNNING, np.uint64(walk_seed(2026, index)), True
+        while outcome == RUNNING:
+            length, outcome, rng = walk_steps(*arrays, taken, path, length, np.uint64(rng), w, p.area, p.window,
+                                              p.trig, p.ntrig, 1, first)
+            first = False
+            version = w[_repair.CTRL, _repair.VER]  # the version the state before the step was asked at
+            if outcome != RUNNING or length < 3:
+                continue
+            before, head = int(path[length - 2]), int(path[length - 1])
+            taken_move = [d for d in range(4) if nb[before, d] == head][0]
+            if w[_repair.CTRL, _repair.KVER] != version or w[_repair.CTRL, _repair.KDIR] != taken_move:
+                continue
+            line = w[_repair.BUF].copy()
+            free = board.size - length
+            assert _twomatch.is_line(nb, end, taken, head, free, line, w)
+            assert _witness.sync(nb, colour, end, taken, head, free, w) == _repair.PATH
+            assert (w[_repair.MATE] == line).all()
+            installed += 1
+    assert installed > 0

@@ -170,7 +170,7 @@ def test_report_quotes_strong_for_each_missed_dead_move():
     text = corpus_report([], AuditTotals(), findings=findings)
     section = text.split("## Why the missed-dead moves are dead", 1)[1]
     rows = [line for line in section.splitlines() if line.startswith("| a.txt") or line.startswith("| b.txt")]
-    assert len(rows) == 2 and "closes 1 of these 2 moves" in section
+    assert len(rows) == 2 and "close 1 of these 2 moves" in section
     hall = certificate("9:RRDDDRDR", "D")["steps"][0]
     assert f"these {len(hall['cells'])} black cells need" in rows[0] and "checked" in rows[0]
     assert "leaves this move open too" in rows[1]

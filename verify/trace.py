@@ -211,7 +211,8 @@ def corpus_report(summaries, totals, *, title="Corpus audit", command=None, find
 
 
 def _why_section(findings):
-    """Each missed-dead finding with the certificate of ``strong`` for its move (or why there is none)."""
+    """Each missed-dead finding with the certificate of the first sound set that closes its move (or why there is
+    none)."""
     from verify.certificates import quote, quote_text
 
     missed = [f for f in findings if f.kind == MISSED_DEAD and ":" in f.state and "@" not in f.state]
@@ -224,11 +225,12 @@ def _why_section(findings):
         state = f.state if len(f.state) <= 30 else f.state[:12] + "…" + f.state[-12:]
         why = quote_text(q).replace("|", "\\|")
         rows.append(f"| {f.unit.removeprefix('file ')} | `{state}` | {f.move} | {why} |")
-    share = (f"`strong` closes all {len(missed)} of them, each with a certificate." if closed == len(missed) else
-             f"`strong` closes {closed} of these {len(missed)} moves with a certificate; the others need an "
-             f"argument beyond it.")
+    share = (f"The sound sets close all {len(missed)} of them, each with a certificate." if closed == len(missed)
+             else f"The sound sets close {closed} of these {len(missed)} moves with a certificate; the others need "
+             f"an argument beyond them.")
     return ["", "## Why the missed-dead moves are dead", "",
-            f"For each move the research program allowed into a dead state: the reason `strong` closes it, as "
-            f"its certificate (docs/certificates.md) in words, each checked by the independent checker. {share}",
+            f"For each move the research program allowed into a dead state: the reason the first sound set that "
+            f"closes it gives (`strong`, else `strong+` to `strong+++`), as its certificate (docs/certificates.md) "
+            f"in words, each checked by the independent checker. {share}",
             "",
             "| file | state | move | why it is dead |", "|---|---|---|---|"] + rows

@@ -157,14 +157,14 @@ def _findings_show(args):
 
 
 def _print_why(why):
-    """strong's reason for a missed-dead move: its certificate in words, or that it has none."""
+    """The sound sets' reason for a missed-dead move: its certificate in words, or that it has none."""
     from verify.certificates import quote_text
 
     if why["certificate"] is None:
         print(f"why it is dead: {quote_text(why)}")
         return
     k = len(why["certificate"]["steps"])
-    print(f"why it is dead: strong closes this move; its certificate ({k} step{'' if k == 1 else 's'}, "
+    print(f"why it is dead: {why['rules']} closes this move; its certificate ({k} step{'' if k == 1 else 's'}, "
           "checked):")
     for line in why["words"]:
         print(f"  {line}")

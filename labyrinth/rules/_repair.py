@@ -38,7 +38,8 @@ from labyrinth.rules._twomatch import (
     swap_square,
 )
 
-__all__ = ["BASE", "BUF", "CTRL", "LAB", "MATE", "ONL", "ROWS", "TK", "degrees", "patch", "read", "retrace", "successor"]
+__all__ = ["BASE", "BUF", "CTRL", "KDIR", "KVER", "LAB", "MATE", "ONL", "ROWS", "TK", "degrees", "patch", "read", "retrace",
+           "successor"]
 
 #: first scratch row of the witness (after the re-routing's rows)
 BASE = _REROUTE_ROWS
@@ -50,6 +51,9 @@ ROWS = BASE + 13
 MODE, WHEAD, WFREE, RSTAMP, OSTAMP, VER, FAILS, LASTF = range(8)
 RCNT = 8  # .. 11
 RVER = 12  # .. 15
+#: the move whose line the closure left in ``BUF`` (:func:`labyrinth.rules.closure.closure_masks` proved it live by
+#: one), and the witness's version then: the walker taking that move installs it (:func:`labyrinth.rules._witness.sync`)
+KDIR, KVER = 16, 17
 #: ``CTRL[MODE]``: no 2-matching known (the state has none, or nothing was built yet), a perfect 2-matching, a line
 NONE, MATCHING, PATH = 0, 1, 2
 #: verdicts of a repair

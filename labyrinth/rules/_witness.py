@@ -36,6 +36,8 @@ from labyrinth.rules._repair import (
     CTRL,
     DEAD,
     FAILS,
+    KDIR,
+    KVER,
     LAB,
     LASTF,
     LIVE,
@@ -296,8 +298,9 @@ def sync(nb, colour, end, taken, head, free_count, w):
 
     The same state costs one comparison of ``taken`` with the snapshot; one
     step on along the witness a constant more; one step on elsewhere the
-    move's repair (replayed where :func:`query` kept it) and new labels for
-    the cells it moved; anything else a rebuild.
+    line the closure proved the move live by (left in ``BUF``, checked whole)
+    or the move's repair (replayed where :func:`query` kept it) and new
+    labels for the cells it moved; anything else a rebuild.
     """
     size = taken.shape[0]
     mode = w[CTRL, MODE]
@@ -324,6 +327,10 @@ def sync(nb, colour, end, taken, head, free_count, w):
                 if mode == PATH and successor(nb, w, wh) == head:
                     m[wh] = 0
                     m[head] &= ~(1 << (d ^ 1))
+                    return PATH
+                if (w[CTRL, KVER] == version and w[CTRL, KDIR] == d
+                        and install(nb, end, taken, head, free_count, w[BUF], w)):
+                    # the closure proved this move live by a line (left in BUF, checked whole here)
                     return PATH
                 # the repair reads the state before the step (old head ``wh``) with the cell entered taken
                 if mode == PATH:

@@ -45,6 +45,8 @@ from numba import njit
 from labyrinth.rules import _lines, _twomatch, _witness, codes
 from labyrinth.rules._lines import CTRL, FRC, NEED, OPT, POP
 from labyrinth.rules._moves import asked_moves
+from labyrinth.rules._repair import CTRL as _WITNESS_CTRL
+from labyrinth.rules._repair import KDIR, KVER, VER
 from labyrinth.rules.base import DISABLE, CompiledRule
 from labyrinth.rules.matching import ROWS as _MATCHING_ROWS
 
@@ -392,6 +394,9 @@ def closure_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntri
             ntrig[d] = k
         elif _completion(nb, end, taken, head, free_count, d, w):
             out |= 1 << (d + 8)
+            # the line stays in BUF: if the walker takes this move, the witness installs it
+            w[_WITNESS_CTRL, KDIR] = d
+            w[_WITNESS_CTRL, KVER] = w[_WITNESS_CTRL, VER]
     return out
 
 

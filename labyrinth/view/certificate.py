@@ -9,6 +9,7 @@ step reads, drawn by its kind's function in :data:`DRAWINGS`:
 * ``hall``: the set shaded, each cell's need written in it, each neighbour
   ringed with what it can give;
 * ``cut``: the cut cells crossed, the parts they leave shaded;
+* ``crossing``: the set shaded, the edges left across its boundary dashed;
 * ``balance``: the area shaded as a checkerboard (black cells darker), its
   gates ringed;
 * ``area``: the area searched shaded, its gates ringed;
@@ -130,6 +131,16 @@ def _cut(p, g, board, facts, step):
                          stroke_width=_r(p.cell * 0.12)))
 
 
+def _crossing(p, g, board, facts, step):
+    xs = board.cells(step["cells"])
+    for c in xs:
+        p.fill(g, c, _SHADE["part"], "in the set whose boundary the line crosses", opacity=0.8)
+    for x in xs:
+        for d in facts.options(board, x):
+            if d not in xs:
+                p.edge(g, x, d, _SHADE["gate"], width=0.12, dash=f"{_r(p.cell * 0.15)} {_r(p.cell * 0.1)}")
+
+
 def _balance(p, g, board, facts, step):
     region = board.cells(step["cells"])
     gates = balance_range(board, facts, region)[0]
@@ -158,8 +169,8 @@ def _case(p, g, board, facts, step):
 
 
 #: step kind -> ``(panel, group, board, facts, step)``: draws what the step reads
-DRAWINGS = {"area": _area, "balance": _balance, "case": _case, "cut": _cut, "degree": _degree, "end": _end, "hall": _hall,
-            "join": _closing, "loop": _closing}
+DRAWINGS = {"area": _area, "balance": _balance, "case": _case, "crossing": _crossing, "cut": _cut, "degree": _degree,
+            "end": _end, "hall": _hall, "join": _closing, "loop": _closing}
 
 
 def _board_layer(p, board):

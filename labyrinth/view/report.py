@@ -420,13 +420,14 @@ def _findings_section(findings, limit):
                      _E(f["checked_by"] or "–")])
     more = f"<p>… and {len(findings) - limit} more.</p>" if len(findings) > limit else ""
     head = ["#", "campaign", "class", "state", "move", "blamed", "trigger cells", "why dead",
-            "strong's certificate", "pattern", "confirmed by"]
+            "a sound set's certificate", "pattern", "confirmed by"]
     return _section("findings", "Findings",
                     (_table(head, rows) if rows else "<p>No findings.</p>") + more)
 
 
 def _strong_reason(finding):
-    """A missed-dead finding's move as ``strong`` sees it: its certificate's steps (folded), or why there is none."""
+    """A missed-dead finding's move as the sound sets see it (the first that closes it: ``strong``, ...,
+    ``strong+++``): its certificate's steps (folded), or why there is none."""
     from verify.certificates import quote, quote_text
 
     if finding["kind"] != "missed-dead" or "@" in finding["state"] or ":" not in finding["state"]:
@@ -436,7 +437,8 @@ def _strong_reason(finding):
         return _E(quote_text(q))
     k = len(q["certificate"]["steps"])
     items = "".join(f"<li>{_E(w.split('. ', 1)[1])}</li>" for w in q["words"])
-    return f"<details><summary>dead in {k} step{'' if k == 1 else 's'}</summary><ol>{items}</ol></details>"
+    return (f"<details><summary>{_E(q['rules'])}: dead in {k} step{'' if k == 1 else 's'}</summary><ol>{items}</ol>"
+            "</details>")
 
 
 def _short(text, width=40):

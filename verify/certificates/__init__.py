@@ -4,10 +4,12 @@
   rule, no oracle), with its board (:mod:`~verify.certificates.board`) and its
   step kinds (:mod:`~verify.certificates.kinds`, :data:`~verify.certificates.kinds.KINDS`);
 * :mod:`~verify.certificates.build`: the builder, which re-derives a
-  contradiction for a move with the arguments of ``strong`` and makes it minimal;
+  contradiction for a move with the arguments of ``strong`` (then the probe's
+  cases and the cut rule's ``crossing`` steps: ``strong+`` to ``strong+++``)
+  and makes it minimal;
 * :mod:`~verify.certificates.words`: each step in words;
 * :mod:`~verify.certificates.moves`: the certificates of every move a rule set closes at a state;
-* :mod:`~verify.certificates.quote`: ``strong``'s reason for a move another rule set left open (audits).
+* :mod:`~verify.certificates.quote`: the sound sets' reason for a move another rule set left open (audits).
 
 The step kinds, why each is sound and a drawn example of each: docs/certificates.md.
 """

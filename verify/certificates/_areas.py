@@ -180,11 +180,21 @@ def area_step(der, pockets=True):
 
 def exact_step(der):
     """An ``area`` step: the smallest gated area of at most :data:`AREA_CELLS` cells with no path through it
-    between its gates (a search; what ``exact-areas`` decides), or None."""
+    between its gates (a search; what ``exact-areas`` decides), or None.
+
+    Each area's verdict is kept on the derivation by its cells and their
+    options (the search reads nothing else), so a derivation that goes on
+    after this (the cuts' forced edges) searches again only the areas they
+    changed.
+    """
     found = []
     for size, step in _candidates(der) + _pockets(der):
         if step["kind"] == "balance" and size <= AREA_CELLS:
             area = {**step, "kind": "area"}
-            if _dead(der, area):
+            cells = [der.board.cell(c) for c in step["cells"]]
+            key = tuple((c, tuple(sorted(der.opt[c]))) for c in cells)
+            if key not in der.searched:
+                der.searched[key] = _dead(der, area)
+            if der.searched[key]:
                 found.append((size, area))
     return min(found, key=lambda c: c[0])[1] if found else None

@@ -51,6 +51,7 @@ class Derivation:
         self.other = _Lazy(lambda c: c)  # a piece end -> its other end
         self.size = _Lazy(lambda c: 1)  # a piece end -> the piece's cell count
         self.steps = []
+        self.searched = {}  # an area's cells and their options -> no path crosses it (the exact search's verdicts)
         near = self._near(board.head, 2)
         self.queue = sorted(near)
         self.queued = set(near)

@@ -4,7 +4,10 @@ Minimal in the simple sense of the issue: every step left is needed (the
 contradiction reads a fact it derives, or a step that does), every step
 claims only the facts later steps read, and no single cell can be dropped
 from a ``hall`` set, no cut cell and no listed piece from a ``cut``,
-without the step failing.
+without the step failing. A ``crossing`` set is kept as the builder found
+it (the smaller side of a cut of the options: a cell dropped from it opens
+its options as more crossings, so the step would fail, and trying each cell
+of a set of hundreds costs more than the rest of the certificate).
 
 Dependencies come from the checker itself: each step's :class:`Outcome`
 names the edges whose facts it read, and a fact's *origin* is the first step

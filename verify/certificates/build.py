@@ -21,9 +21,19 @@ certificate. Where these find no contradiction comes the probe's argument
 (``strong+``, :mod:`labyrinth.rules.probe`): a ``case`` for each way on from
 the head, each refuted by the steps above with that edge supposed; a case
 they do not refute is split again on the ways on from the cell its edge
-reaches (``strong++``, the deep probe ``probe:K``: nested cases). Where none
-is found the move is *missing* one (None). The steps are then made minimal
-(:mod:`verify.certificates._minimize`) and checked once more.
+reaches (``strong++``, the deep probe ``probe:K``: nested cases).
+
+Where these find none, the same again with the cut rule's argument
+(``strong+++``, :mod:`labyrinth.rules.cut`) wherever the others stop: the
+bridges and two-edge cuts of the options left (``crossing``: the line
+crosses a set's boundary an odd or even number of times, at least once, so
+the edges left across it are forced or no count fits:
+:mod:`verify.certificates._crossing`), then 2-4 again on what they force;
+first on the whole board, then inside the probe's cases. Cuts come last so
+that a move the other arguments certify keeps the certificate it had before
+they came. Where none is found the move is *missing* one (None). The steps
+are then made minimal (:mod:`verify.certificates._minimize`) and checked
+once more.
 
 >>> cert = certificate("9:RRDDDRDR", "D")      # the two-matching's example
 >>> [(s["kind"], len(s["cells"])) for s in cert["steps"]]     # 15 black cells need 30 line ends, get 28
@@ -34,6 +44,7 @@ True
 """
 
 from verify.certificates._areas import area_step, exact_step
+from verify.certificates._crossing import crossing_steps
 from verify.certificates._derive import Dead, Derivation
 from verify.certificates._hall import Matching
 from verify.certificates._minimize import minimal
@@ -48,12 +59,15 @@ MAX_ROUNDS = 200
 MAX_CASES = 200
 
 
-def derive(board, *, suppose=(), removed=()):
+def derive(board, *, suppose=(), removed=(), cuts=True):
     """The steps of a derivation on ``board`` ending in a contradiction, or None when none is found.
 
     The edges ``suppose`` are taken as forced and the edges ``removed`` as
     gone before the first step, as inside (nested) ``case`` steps whose
     earlier cases removed them: the steps are then the innermost case's.
+    With ``cuts`` (default), where the other arguments stop, the bridges and
+    two-edge cuts of the options left (``crossing`` steps), and the other
+    arguments again on what they force; without, the derivation stops there.
     """
     der = Derivation(board)
     try:
@@ -87,15 +101,43 @@ def derive(board, *, suppose=(), removed=()):
                     changed |= der.propagate()
             if not changed:
                 step = area_step(der, pockets=True) or exact_step(der)
-                if step is None:
+                if step is not None:
+                    der.apply(step, der.test(step))
+                elif not (cuts and _crossings(der)):
                     return None
-                der.apply(step, der.test(step))
     except Dead:
         return der.steps
     return None
 
 
-def derive_cases(board, depth=MAX_DEPTH):
+def _crossings(der):
+    """The edges the bridges and two-edge cuts of the options left force (``crossing`` steps), then the future
+    lines; True if a fact changed (:class:`Dead` at a contradiction)."""
+    changed = False
+    for step in crossing_steps(der):
+        got = der.test(step)
+        if got is not None:
+            changed |= der.apply(step, got)
+    if changed:
+        der.propagate()
+    return changed
+
+
+def _derived(board, cache, cuts, suppose=(), removed=()):
+    """:func:`derive` with cuts, kept in ``cache`` by its suppositions, and its answer without them: the run is
+    the same up to the first ``crossing`` step, so a derivation without one is also the one without cuts, and
+    one with one means that without cuts none is found. ``[steps, minimal steps or None]``, or None."""
+    key = (tuple(suppose), tuple(removed))
+    if key not in cache:
+        steps = derive(board, suppose=suppose, removed=removed, cuts=True)
+        cache[key] = None if steps is None else [steps, None]
+    got = cache[key]
+    if got is None or (not cuts and any(step["kind"] == "crossing" for step in got[0])):
+        return None
+    return got
+
+
+def derive_cases(board, depth=MAX_DEPTH, *, cuts=True, cache=None):
     """The probe's derivation (:mod:`labyrinth.rules.probe`): a ``case`` for each way on from the head, each
     refuted by :func:`derive` with that edge supposed, then the head left with none (``degree``); None if a case
     is not refuted.
@@ -103,14 +145,16 @@ def derive_cases(board, depth=MAX_DEPTH):
     A case :func:`derive` does not refute is split again on the ways on from
     the cell its edge reaches, ``depth`` levels deep at most (the deep probe,
     ``probe:K``: the checker replays nested cases), within :data:`MAX_CASES`
-    derivations in all.
+    derivations in all. ``cuts``: the cases' derivations look for bridges and
+    two-edge cuts too (:func:`derive`). ``cache``: a dict kept between calls
+    on one board (the cases' derivations, with and without cuts at once).
     """
     if board.head == board.end:
         return None
-    return _cases(board, board.head, [], [], depth, [MAX_CASES])
+    return _cases(board, board.head, [], [], depth, [MAX_CASES], cuts, {} if cache is None else cache)
 
 
-def _cases(board, x, supposed, removed, depth, budget):
+def _cases(board, x, supposed, removed, depth, budget, cuts, cache):
     """The cases on each way on from ``x`` with the edges ``supposed`` forced and ``removed`` gone, then ``x``
     left with none; None when one stands."""
     steps, removed = [], list(removed)
@@ -122,12 +166,14 @@ def _cases(board, x, supposed, removed, depth, budget):
         if budget[0] < 0:
             return None
         suppose = supposed + [(x, y)]
-        inner = derive(board, suppose=suppose, removed=removed)
-        if inner is not None:
-            start = Facts(forced=[edge_key(*e) for e in suppose], removed=[edge_key(*e) for e in removed])
-            inner = minimal(board, inner, start)  # the case's own steps, minimal from what it supposes
+        got, inner = _derived(board, cache, cuts, suppose, removed), None
+        if got is not None:
+            if got[1] is None:
+                start = Facts(forced=[edge_key(*e) for e in suppose], removed=[edge_key(*e) for e in removed])
+                got[1] = minimal(board, got[0], start)  # the case's own steps, minimal from what it supposes
+            inner = got[1]
         elif depth > 1:
-            inner = _cases(board, y, suppose, removed, depth - 1, budget)
+            inner = _cases(board, y, suppose, removed, depth - 1, budget, cuts, cache)
         if inner is None:
             return None
         edge = [list(board.xy(c)) for c in sorted((x, y))]
@@ -190,9 +236,12 @@ def certificate(state, move, *, minimise=True, counting=True):
     """
     text = state if isinstance(state, str) else state.compact()
     board = Board.after(text, move)
-    steps = derive(board)
-    if steps is None:
-        steps = derive_cases(board)  # what the probe closes: the closure refutes every way on from the head
+    steps, cache = None, {}
+    for cuts in (False, True):  # a certificate without crossing steps where there is one: as before cuts came
+        got = _derived(board, cache, cuts)
+        steps = got[0] if got is not None else derive_cases(board, cuts=cuts, cache=cache)  # the probe's cases
+        if steps is not None:
+            break
     if steps is None:
         return None
     if minimise:

@@ -140,6 +140,37 @@ def _cut(board, facts, step):
     return Outcome(dead=True, reads=frozenset(reads))
 
 
+def _crossing(board, facts, step):
+    """The line crosses the boundary of a set of nodes (with nodes outside it) at least once, an odd number of
+    times exactly when the set holds one of the head and the end corner, each time by an edge left (forced ones
+    always): no count fits, or one only (the edges left all forced, or all unusable)."""
+    xs = board.cells(step.get("cells"))
+    if len(xs) >= len(board.nodes):
+        raise Invalid("a crossing set leaves no node outside it")
+    odd = (board.head in xs) != (board.end in xs)
+    reads, forced, free = set(), [], []
+    for x in xs:
+        for d in board.adj[x]:
+            if d not in xs:
+                e = _edge(x, d)
+                reads.add(e)
+                if facts.is_forced(e):
+                    forced.append(e)
+                elif not facts.is_removed(e):
+                    free.append(e)
+    f, k = len(forced), len(free)
+    counts = [c for c in range(max(f, 1), f + k + 1) if c % 2 == odd]
+    reads = frozenset(reads)
+    if not counts:
+        return Outcome(dead=True, reads=reads)
+    if k and counts == [f]:
+        return Outcome(removes=frozenset(free), reads=reads)
+    if k and counts == [f + k]:
+        return Outcome(forces=frozenset(free), reads=reads)
+    raise Invalid(f"the line may cross the set's boundary {' or '.join(map(str, counts))} times "
+                  f"({f} forced and {k} other edges): no contradiction")
+
+
 def balance_range(board, facts, region):
     """The gates of ``region``, its colour sum and the range the line's crossings allow (see docs/certificates.md).
 
@@ -272,5 +303,5 @@ def _case(board, facts, step, run=None):
 
 
 #: step kind -> its check ``(board, facts, step) -> Outcome``; raises :class:`Invalid` when the step does not hold
-KINDS = {"area": _area, "balance": _balance, "case": _case, "cut": _cut, "degree": _degree, "end": _end,
-         "hall": _hall, "join": _join, "loop": _loop}
+KINDS = {"area": _area, "balance": _balance, "case": _case, "crossing": _crossing, "cut": _cut, "degree": _degree,
+         "end": _end, "hall": _hall, "join": _join, "loop": _loop}

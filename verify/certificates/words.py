@@ -10,6 +10,7 @@ step; :func:`sentences` replays a certificate and words every step.
 1. these 15 black cells need 30 line ends; their 16 white neighbours can give 29: dead
 """
 
+from verify.certificates.board import edge_key
 from verify.certificates.check import Board, Facts, Invalid, balance_range, holds
 
 __all__ = ["WORDS", "sentences"]
@@ -129,6 +130,24 @@ def _cut(board, facts, step):
             f"stretch{'' if bound == 1 else 'es'} besides them, too few to visit every part: dead")
 
 
+def _crossing(board, facts, step):
+    xs = board.cells(step["cells"])
+    h, e = board.head in xs, board.end in xs
+    left = [edge_key(x, d) for x in xs for d in board.adj[x] if d not in xs and not facts.is_removed(edge_key(x, d))]
+    forced = sum(1 for f in left if facts.is_forced(f))
+    inside = " and ".join(w for c, w in ((h, "the head"), (e, "the end corner")) if c)
+    times = "an odd number of times" if h != e else "an even number of times, so at least twice"
+    words = (f"the set of {_plural(len(xs), 'cell')} ({_cells(board, xs)}) holds {inside or 'neither end of the line'}"
+             f"{' but not the other' if h != e else ''}: the line crosses its boundary {times}; "
+             f"{_plural(len(left), 'edge')} across it {'is' if len(left) == 1 else 'are'} left"
+             f"{f' ({forced} forced)' if forced else ''}"
+             f"{f' ({_edges(board, [[board.xy(a), board.xy(b)] for a, b in sorted(left)])})' if 0 < len(left) <= _LIST else ''}")
+    if step.get("dead"):
+        return words + ": dead"
+    if step.get("removes"):
+        return words + ", and the forced ones make the count" + _tail(board, step)
+    return words + ", and the line needs them all" + _tail(board, step)
+
 def _balance(board, facts, step):
     region = board.cells(step["cells"])
     gates, gated, lhs, low, high = balance_range(board, facts, region)
@@ -173,8 +192,8 @@ def _case(board, facts, step):
 
 
 #: step kind -> ``(board, facts, step) -> str``, read with the facts before the step
-WORDS = {"area": _area, "balance": _balance, "case": _case, "cut": _cut, "degree": _degree, "end": _end, "hall": _hall,
-         "join": _join, "loop": _loop}
+WORDS = {"area": _area, "balance": _balance, "case": _case, "crossing": _crossing, "cut": _cut, "degree": _degree,
+         "end": _end, "hall": _hall, "join": _join, "loop": _loop}
 
 
 def sentences(state, move, certificate):
