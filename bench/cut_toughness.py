@@ -24,7 +24,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from labyrinth.engine import State  # noqa: E402
-from labyrinth.engine._graph import GraphTables  # noqa: E402
+from labyrinth.engine.graph import GraphTables  # noqa: E402
 from labyrinth.rules._lines import FRC, NEED, OPT  # noqa: E402
 from labyrinth.rules.closure import closure_dead  # noqa: E402
 

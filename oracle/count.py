@@ -8,7 +8,7 @@ cells (Knuth, TAOCP 7.1.4, "Simpath"; Iwashita et al. 2013): see
 rows and columns holding free cells and turned (any of the square's eight
 symmetries: the count does not depend on them) so that the sweep's frontier
 crosses as few free cells as possible; the search oracle's necessary
-conditions (:mod:`labyrinth.engine._graph`) answer 0 for plainly dead states
+conditions (:mod:`labyrinth.engine.graph`) answer 0 for plainly dead states
 without a sweep. A :class:`CompletionCounter` caches counts and resumes
 sweeps from frontiers stored for earlier states (:class:`Snapshots`).
 
@@ -192,7 +192,7 @@ class Snapshots:
 
 def _dead(board, taken, head, free):
     """True when the search oracle's necessary conditions fail (no completion exists)."""
-    from labyrinth.engine._graph import DEAD, GraphTables, check
+    from labyrinth.engine.graph import DEAD, GraphTables, check
 
     t = GraphTables.of(board)
     return check(t.nb, t.colour, board.end, np.ascontiguousarray(taken, dtype=np.uint8), head, free, t.work) == DEAD

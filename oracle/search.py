@@ -4,10 +4,10 @@ Sound pruning (connectivity, dead ends, forced moves, cut-vertex order and
 colour balance per block) with a Warnsdorff move order (fewest onward moves
 first) that walks open boards to a witness with little or no backtracking.
 A puzzle with kernels of its own runs on them (``Puzzle.kernels``: the
-labyrinth's 4-move kernel :mod:`labyrinth.engine._search`; ties away from the
+labyrinth's 4-move kernel :mod:`labyrinth.engine.search`; ties away from the
 end); every other move graph, and
 the labyrinth too when asked (``general=True``), on the general kernel
-:mod:`labyrinth.core._search` (pruning: :mod:`labyrinth.core._prune`) (any degree; fixed or free end; a closed tour
+:mod:`labyrinth.core.search` (pruning: :mod:`labyrinth.core.prune`) (any degree; fixed or free end; a closed tour
 becomes a fixed end on its first cell; ties nearer the board's edge first).
 The search is resumable: it runs in node budgets between which the deadline
 is checked, so a time limit costs nothing when unused and yields ``unknown``
@@ -19,10 +19,11 @@ from collections import OrderedDict
 
 import numpy as np
 
-from labyrinth.core import _blocks, _prune
-from labyrinth.core import _search as _gsearch
+from labyrinth.core import blocks as gblocks
+from labyrinth.core import prune as gprune
+from labyrinth.core import search as gsearch
 from labyrinth.engine import MOVES
-from labyrinth.engine._graph import GraphTables
+from labyrinth.engine.graph import GraphTables
 from oracle.base import Oracle, check_witness, expired
 
 __all__ = ["SearchOracle", "prune"]
@@ -45,7 +46,7 @@ _GENERAL_POCKET_RADIUS = 0
 #: Expansions of a round's short probes in other move orders (doubling each round).
 _PROBE_NODES = 1_000
 #: The attempts of one restart round: (move order, budget base; None: the state's own).
-_ROUND = ((_gsearch.WARNSDORFF, None), (_gsearch.RANKED, _PROBE_NODES), (_gsearch.REVERSE, _PROBE_NODES))
+_ROUND = ((gsearch.WARNSDORFF, None), (gsearch.RANKED, _PROBE_NODES), (gsearch.REVERSE, _PROBE_NODES))
 #: Bytes of the general kernel's dead-position table: its columns are the largest power
 #: of two (at most 2**19) whose rows (keys, generation, head, the taken set's words) fit.
 _TABLE_BYTES = 32 << 20
@@ -194,7 +195,7 @@ class _Tables:
         cells = np.arange(graph.size)
         x, y = cells % graph.width, cells // graph.width
         self.edge = np.minimum(np.minimum(x, graph.width - 1 - x), np.minimum(y, graph.height - 1 - y))
-        self.work = np.zeros((_prune.SCRATCH_ROWS, graph.size + 1), dtype=np.int32)
+        self.work = np.zeros((gprune.SCRATCH_ROWS, graph.size + 1), dtype=np.int32)
         # Zobrist keys of the taken cells (two 64-bit hashes) and of the head, fixed per graph
         bits = np.random.default_rng(_ZOBRIST_SEED).integers(-2**63, 2**63 - 1, size=(4, graph.size),
                                                              dtype=np.int64)
@@ -207,7 +208,7 @@ class _Tables:
         self.cand = np.zeros((graph.size + 1, k), dtype=np.int32)
         self.ncand = np.zeros(graph.size + 1, dtype=np.int32)
         self.idx = np.zeros(graph.size + 1, dtype=np.int32)
-        self.info = np.zeros(_prune.INFO_LEN, dtype=np.int64)
+        self.info = np.zeros(gprune.INFO_LEN, dtype=np.int64)
         self._ranks = OrderedDict()
 
     @classmethod
@@ -227,7 +228,7 @@ class _Tables:
             size = self.nb.shape[0]
             primary = self.edge.astype(np.int64)
             if end >= 0:
-                dist = _prune.distances(self.nb, end)
+                dist = gprune.distances(self.nb, end)
                 far = int(dist.max())
                 dist[dist < 0] = far
                 primary = (far - dist) * (int(self.edge.max()) + 1) + primary
@@ -248,7 +249,7 @@ def _question(state):
         taken[first] = 0
         return taken, first, state.free_count + 1
     end = state.end
-    return taken, (_prune.FREE_END if end is None else end), state.free_count
+    return taken, (gprune.FREE_END if end is None else end), state.free_count
 
 
 def _prune_general(state, radius):
@@ -259,14 +260,14 @@ def _prune_general(state, radius):
     t = _Tables.of(state.board)
     taken, end, free_count = _question(state)
     freel = np.flatnonzero(taken == 0).astype(np.int32)
-    r = _prune.check(t.nb, t.colour, end, taken, state.head, free_count, freel, t.work, t.info)
-    if r == _prune.DEAD:
+    r = gprune.check(t.nb, t.colour, end, taken, state.head, free_count, freel, t.work, t.info)
+    if r == gprune.DEAD:
         return "dead"
     eff = int(t.info[0])
-    if radius and _blocks.pockets(t.nb, t.colour, eff, taken, state.head, free_count, freel, radius,
-                                    t.work) != _blocks.PASS:
+    if radius and gblocks.pockets(t.nb, t.colour, eff, taken, state.head, free_count, freel, radius,
+                                    t.work) != gblocks.PASS:
         return "dead"
-    return None if r == _prune.OPEN else state.board.move_between(state.head, int(r))
+    return None if r == gprune.OPEN else state.board.move_between(state.head, int(r))
 
 
 def _decide_general(states, deadline, limit):
@@ -300,9 +301,9 @@ def _decide_general(states, deadline, limit):
                 work["restarts"] += 1
                 for key in ("nodes", "backtracks", "full_checks", "memo_hits"):
                     work[key] += more[key]
-                if status == _gsearch.FOUND:
+                if status == gsearch.FOUND:
                     return i, True, witness, work
-                if status == _gsearch.EXHAUSTED:
+                if status == gsearch.EXHAUSTED:
                     live.remove(i)
                     break
                 if expired(deadline):
@@ -355,7 +356,7 @@ def _generation():
     return _GENERATION
 
 
-def _run_general(state, deadline, node_limit, radius, variant=0, audit=False, order=_gsearch.WARNSDORFF,
+def _run_general(state, deadline, node_limit, radius, variant=0, audit=False, order=gsearch.WARNSDORFF,
                  generation=None):
     """:meth:`SearchOracle.run` on the general kernel (status codes are the same).
 
@@ -379,16 +380,16 @@ def _run_general(state, deadline, node_limit, radius, variant=0, audit=False, or
     counters = np.zeros(5, dtype=np.int64)
     tbits = _bitset(taken)
     table = _memo(len(tbits))
-    status = _in_chunks(lambda budget: _gsearch.search(t.nb, t.colour, end, taken, path, base, frame, cand, ncand,
+    status = _in_chunks(lambda budget: gsearch.search(t.nb, t.colour, end, taken, path, base, frame, cand, ncand,
                                                        idx, t.work, t.info, rank, order, radius, budget, counters,
                                                        ends, freel, fpos, t.zob, table, tbits, audit),
-                        _gsearch.BUDGET, size, counters, node_limit, deadline)
+                        gsearch.BUDGET, size, counters, node_limit, deadline)
     work = {"nodes": int(counters[0]), "backtracks": int(counters[1]), "full_checks": int(counters[2]),
             "memo_hits": int(counters[4])}
     if audit:
         work["audit_failures"] = int(counters[3])
     witness = None
-    if status == _gsearch.FOUND:
+    if status == gsearch.FOUND:
         cells = path[base: int(frame[0]) + 1]
         if state.cycle:
             cells = cells[:-1]  # the step back onto the first cell closes the tour: not a move

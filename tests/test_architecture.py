@@ -1,4 +1,5 @@
-"""One direction of flow (docs/architecture.md): no import runs up the stack of layers, none closes a circle.
+"""One direction of flow (docs/architecture.md): no import runs up the stack of layers, none closes a circle,
+none takes another package's private name or private module.
 
 Every import counts, the ones inside functions too: a lazy import from a
 lower layer to a higher one is still the lower layer depending on the higher.
@@ -143,9 +144,8 @@ def test_the_check_sees_an_upward_import(tmp_path):
 def _private_imports(rel, modules, root=ROOT):
     """``(importer, module, name)`` for every private name ``rel`` imports from a module of another package.
 
-    A private name is one with a leading underscore that is not a module of its own (a package's kernel
-    modules, ``labyrinth.engine._graph`` and the like, are shared by name and drawn in docs/architecture.md);
-    the package is the folder a module lives in.
+    A private name is one with a leading underscore that is not a module of its own (a private module is
+    :func:`_private_modules`' concern); the package is the folder a module lives in.
     """
     tree = ast.parse((root / rel).read_text(), rel)
     here = rel.rsplit("/", 1)[0]
@@ -184,6 +184,45 @@ def test_the_check_sees_a_private_name_crossing_packages(tmp_path):
     tree_path.parent.mkdir(parents=True)
     tree_path.write_text(source)
     assert _private_imports(rel, _modules(), tmp_path) == [f"{rel}: from oracle.registry import _hidden"]
+
+
+def _private_modules(rel, modules, root=ROOT):
+    """``importer: module`` for every private module of another package that ``rel`` imports.
+
+    A private module is one whose file, or a folder on its path, starts with an underscore
+    (``labyrinth/rules/_lines.py``); what another package needs lives in a public module (with a
+    docstring and ``__all__``: ``labyrinth/engine/graph.py``, ``labyrinth/core/search.py``), or a
+    public module hands it on. The package is the folder a module lives in.
+    """
+    here = rel.rsplit("/", 1)[0]
+    found = []
+    for target in sorted(_imports(rel, modules, root)):
+        parts = target.removesuffix(".py").split("/")
+        private = any(p.startswith("_") and not p.startswith("__") for p in parts)
+        if private and target.rsplit("/", 1)[0] != here:
+            found.append(f"{rel}: {target}")
+    return found
+
+
+def test_no_module_imports_another_packages_private_module(graph):
+    modules = _modules()
+    crossing = sorted(x for rel in graph for x in _private_modules(rel, modules))
+    assert crossing == [], "\n".join(crossing)
+
+
+def test_the_check_sees_a_private_module_crossing_packages(tmp_path):
+    """The checker itself: lazy imports of another package's private module are found, however they are
+    written; its own package's private modules and another package's public ones are not."""
+    rel = "labyrinth/cli/_check.py"
+    source = ((ROOT / rel).read_text() + "\n\ndef _late():\n    from labyrinth.rules import _lines\n"
+              "    from labyrinth.rules._moves import asked_moves\n    import labyrinth.core._count_kernel\n"
+              "    from labyrinth.cli import _common\n    from labyrinth.engine.graph import PASS\n")
+    tree_path = tmp_path / rel
+    tree_path.parent.mkdir(parents=True)
+    tree_path.write_text(source)
+    assert _private_modules(rel, _modules(), tmp_path) == [
+        f"{rel}: labyrinth/core/_count_kernel.py", f"{rel}: labyrinth/rules/_lines.py",
+        f"{rel}: labyrinth/rules/_moves.py"]
 
 
 #: every extension point and its commented template (docs/architecture.md, "Adding things")

@@ -11,11 +11,11 @@ from conftest import check_golden
 
 import labyrinth.cli as cli
 from labyrinth.cli._numbers import register_count, table
+from labyrinth.core import _count_kernel as K
 from labyrinth.core import count as CC
 from labyrinth.core import count_plan as CP
 from labyrinth.errors import LabyrinthError, TimeLimitError
 from labyrinth.puzzles.numbers import LEAPS, numbers_graph, numbers_puzzle
-from labyrinth.puzzles.numbers import _count_kernel as K
 from labyrinth.puzzles.numbers import count as C
 from labyrinth.view.heatmap import colour_of, render_heatmap
 

@@ -29,7 +29,7 @@ import pytest
 from brute import completions_exist, reachable_states
 from brute_puzzle import puzzle_alive
 
-from labyrinth.core import CYCLE, PathState, Puzzle, _blocks, move_graph
+from labyrinth.core import CYCLE, PathState, Puzzle, blocks, move_graph
 from labyrinth.engine import State
 from labyrinth.puzzles.numbers import numbers_puzzle
 from oracle import check_witness
@@ -135,7 +135,7 @@ def _blocks_verdict(state):
     t = _Tables.of(state.board)
     taken, end, free_count = _question(state)
     freel = np.flatnonzero(taken == 0).astype(np.int32)
-    return _blocks.blocks(t.nb, t.colour, end, taken, state.head, free_count, freel, -1, t.work)
+    return blocks.blocks(t.nb, t.colour, end, taken, state.head, free_count, freel, -1, t.work)
 
 
 def _check_all(oracle, puzzle, paths):
@@ -175,7 +175,7 @@ def test_knight_5x5_open_every_state_from_the_centre_and_a_sample(oracle):
     walks = [_walk(puzzle, rng, rng.randrange(25), rng.randrange(10, 25)).path for _ in range(3000)]
     alive, dead, _ = _check_all(oracle, puzzle, walks)
     assert alive and dead
-    colour = [_blocks_verdict(PathState(puzzle, p)) == _blocks.COLOUR for p in walks]
+    colour = [_blocks_verdict(PathState(puzzle, p)) == blocks.COLOUR for p in walks]
     assert any(colour)  # colour balance does prune
 
 
@@ -245,7 +245,7 @@ def test_colour_balance_never_fires_on_the_number_graph():
         state = _walk(puzzle, rng, rng.randrange(25), rng.randrange(25))
         if state.free_count:
             verdicts.add(_blocks_verdict(state))
-    assert _blocks.COLOUR not in verdicts and len(verdicts) > 1
+    assert blocks.COLOUR not in verdicts and len(verdicts) > 1
 
 
 # --- the general kernel against the labyrinth's own --------------------------------------------

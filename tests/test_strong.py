@@ -21,7 +21,7 @@ def test_strong_is_compiled_sound_and_lists_its_rules():
 
 def test_every_rule_kernel_s_scratch_rows_fit_the_scratch_block():
     # the kernels index rows past their own block without bounds checks: a row too many corrupts memory
-    from labyrinth.engine._graph import SCRATCH_ROWS
+    from labyrinth.engine.graph import SCRATCH_ROWS
     from labyrinth.rules import _lines, _repair, _reroute, _twomatch, closure, exact_areas
     blocks = [(_lines.BASE, _lines.ROWS), (_twomatch.BASE, _twomatch.ROWS), (_reroute.BASE, _reroute.ROWS),
               (_repair.BASE, _repair.ROWS), (closure.BASE, closure.ROWS), (exact_areas.BASE, exact_areas.ROWS)]

@@ -13,8 +13,8 @@ import collections
 import numpy as np
 from numba import njit
 
-from labyrinth.engine._graph import descend
-from labyrinth.engine._search import BUDGET, EXHAUSTED, FOUND, search
+from labyrinth.engine.graph import descend
+from labyrinth.engine.search import BUDGET, EXHAUSTED, FOUND, search
 from labyrinth.errors import TimeLimitError
 from labyrinth.rules.program import attribute, decide
 from labyrinth.rules.walks import heading_at, order_keep_left

@@ -77,8 +77,7 @@ def rules_fingerprint(rules):
 
 def code_version():
     """The package version and a hash of the sources of the engine, rules, oracle and verifier."""
-    from labyrinth import __version__
-    from labyrinth._jitcache import source_digest
+    from labyrinth import __version__, source_digest
 
     return f"{__version__}+{source_digest()[:12]}"
 

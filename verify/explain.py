@@ -25,9 +25,9 @@ state names its class (:data:`KINDS`):
 7. ``needs-search``: none of these; only a search (or a size-specific
    pattern rule) refutes it.
 
-Classes 3-5 are the verdicts of :func:`labyrinth.engine._graph.blocks` (one
+Classes 3-5 are the verdicts of :func:`labyrinth.engine.graph.blocks` (one
 gate: the block-cut tree of the free cells, Tarjan 1972) and of
-:func:`labyrinth.engine._graph.pockets` over every free cell (two gates: the
+:func:`labyrinth.engine.graph.pockets` over every free cell (two gates: the
 same on G minus a cell), the kernels the area rules run. Every check is a
 necessary condition of a completion, so a class is assigned only to a dead
 state: :func:`explain` of a live state is ``needs-search`` (nothing refutes it).
@@ -43,7 +43,7 @@ import json
 
 import numpy as np
 
-from labyrinth.engine import _graph
+from labyrinth.engine import graph
 from labyrinth.engine.state import State
 from labyrinth.rules.cshape import cshape
 from labyrinth.rules.future import future_lines
@@ -64,8 +64,8 @@ FAMILIES = {
     FUTURE_LINES: ("future-lines",),
     NEEDS_SEARCH: (),
 }
-_BY_VERDICT = {_graph.HEAD_CUT: SEALED_AREA, _graph.HANGING: SEALED_AREA, _graph.SPLIT: DISCONNECTED,
-               _graph.PARITY: AREA_PARITY, _graph.COLOUR: COLOUR_IMBALANCE}
+_BY_VERDICT = {graph.HEAD_CUT: SEALED_AREA, graph.HANGING: SEALED_AREA, graph.SPLIT: DISCONNECTED,
+               graph.PARITY: AREA_PARITY, graph.COLOUR: COLOUR_IMBALANCE}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -158,7 +158,7 @@ def _dead_end(state):
         if ways < (1 if c == end else 2):
             return DEAD_END, (c,), ("the end can no longer be reached" if c == end
                                     else "a free cell has fewer than two ways in and out")
-    tables = _graph.GraphTables.of(board)
+    tables = graph.GraphTables.of(board)
     trig = np.zeros((4, 5), dtype=np.int64)
     ntrig = np.zeros(4, dtype=np.int64)
     forced = cshape(tables.nb, end, np.array(state.taken, dtype=np.uint8), head, trig, ntrig)
@@ -171,19 +171,19 @@ def _dead_end(state):
 def _areas(state):
     if state.free_count == 0:
         return None
-    tables = _graph.GraphTables.of(state.board)
+    tables = graph.GraphTables.of(state.board)
     taken = np.array(state.taken, dtype=np.uint8)
     scratch = tables.scratch()
     args = (tables.nb, tables.colour, state.board.end, taken, state.head, state.free_count)
-    verdict = _graph.blocks(*args, -1, scratch, scratch[8])
+    verdict = graph.blocks(*args, -1, scratch, scratch[8])
     gates = "one gate"
-    if verdict == _graph.PASS:
-        verdict = _graph.pockets(*args, 2 * state.n, scratch)
+    if verdict == graph.PASS:
+        verdict = graph.pockets(*args, 2 * state.n, scratch)
         gates = "two gates"
-    if verdict == _graph.PASS:
+    if verdict == graph.PASS:
         return None
     kind = _BY_VERDICT[int(verdict)]
-    if verdict == _graph.HEAD_CUT:
+    if verdict == graph.HEAD_CUT:
         return kind, (state.head,), "the head stands between two areas: it can enter only one"
     cells = tuple(sorted({int(scratch[8][0]), int(scratch[8][1])}))
     text = {DISCONNECTED: "the free cells fall apart",

@@ -32,7 +32,7 @@ import time
 from typing import Optional
 
 from labyrinth.errors import LabyrinthError
-from labyrinth.puzzles.knight._magic_common import Conditions, check_magic
+from labyrinth.puzzles.knight.magic import Conditions, check_magic
 from labyrinth.puzzles.knight.semimagic import DEPTH, parse_unit, plan_units, run_unit, summarize, unit_pair
 from verify.settings import RunSettings
 

@@ -33,7 +33,7 @@ class Puzzle:
     kernels : module or None
         The puzzle's own numba kernels, where it has faster ones than the
         core's general search (the labyrinth's 4-move grid:
-        :mod:`labyrinth.engine._search`, with ``check``, ``pockets`` and
+        :mod:`labyrinth.engine.search`, with ``check``, ``pockets`` and
         ``search``); None runs the general kernels of :mod:`labyrinth.core`.
     """
 

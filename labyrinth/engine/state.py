@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from labyrinth.core.path import PathState
 from labyrinth.core.puzzle import Puzzle
-from labyrinth.engine import _search
+from labyrinth.engine import search
 from labyrinth.engine.board import MOVES, Board
 from labyrinth.errors import PathError
 
@@ -27,7 +27,7 @@ def labyrinth_puzzle(n):
     ('labyrinth', (1, 1), (5, 5))
     """
     board = Board(n)
-    return Puzzle("labyrinth", board, board.start, board.end, kernels=_search)
+    return Puzzle("labyrinth", board, board.start, board.end, kernels=search)
 
 
 class State(PathState):

@@ -6,7 +6,7 @@ and the last verdict passed, V's block-cut tree is a path from the head's
 block to the end's block (Tarjan 1972; Hopcroft and Tarjan 1973, "Efficient
 algorithms for graph manipulation", for the biconnected components): a
 chain of cut cells q1 .. qk, q1 next to the head. Kept here, in scratch
-rows beyond those of :func:`labyrinth.engine._graph.blocks`:
+rows beyond those of :func:`labyrinth.engine.graph.blocks`:
 
 * ``scratch[CUTS, 0]`` the chain's length k, ``scratch[CUTS, k]`` .. ``scratch[CUTS, 1]``
   q1 .. qk (the head's side on top, so a step pushes and pops at the top);
@@ -27,7 +27,7 @@ two sides by flooding them in turns until the smaller one is done.
 import numpy as np
 from numba import njit
 
-from labyrinth.engine import _graph
+from labyrinth.engine import graph
 from labyrinth.rules._ring import (
     _RX,
     _RY,
@@ -67,7 +67,7 @@ KNOWN = 16
 CELLS, SUM, HAS_C, HAS_END, ROOT, HEAD, TAIL, SEED, WHOLE = 0, 1, 2, 3, 4, 5, 6, 7, 8
 INFO = 12
 #: verdicts of :func:`_chain_verdict`: the graph's PASS, and SEALED as :func:`labyrinth.rules.areas.area_status` says it
-PASS_ = _graph.PASS
+PASS_ = graph.PASS
 SEALED = 8
 
 @njit(cache=True)
@@ -397,10 +397,10 @@ def track_step(nb, colour, n, end, taken, head, d, left, area, scratch):
 
 @njit(cache=True)
 def _chain_from_blocks(end, head, scratch):
-    """Read the chain of cut cells off a passing :func:`_graph.blocks` search (no move known to stay before q1)."""
-    parent = scratch[_graph.PARENT]
-    sub = scratch[_graph.SUB]
-    sep = scratch[_graph.SEP]
+    """Read the chain of cut cells off a passing :func:`graph.blocks` search (no move known to stay before q1)."""
+    parent = scratch[graph.PARENT]
+    sub = scratch[graph.SUB]
+    sep = scratch[graph.SEP]
     k = 0
     v = parent[end]
     while v >= 0 and v != head:

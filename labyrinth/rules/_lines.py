@@ -16,7 +16,7 @@ while other cells remain) look only at the ends of the piece that just grew:
 every other cell of a piece has all its forced edges, and the third
 deduction strips its options anyway.
 
-Rows of the walker's scratch block (:meth:`labyrinth.engine._graph.GraphTables.scratch`)
+Rows of the walker's scratch block (:meth:`labyrinth.engine.graph.GraphTables.scratch`)
 from :data:`BASE` on hold the work: options and forced edges as 4-bit
 direction masks, needs, the union-find, and the work list.
 """
@@ -28,7 +28,7 @@ from labyrinth.rules import codes
 from labyrinth.rules._moves import asked_moves, refute_all
 
 __all__ = ["BASE", "CODE", "POP", "ROWS", "after_move", "force", "keep", "lines_dead", "lines_masks", "propagate",
-           "remove", "restore", "setup"]
+           "remove", "restore", "setup", "start_moves"]
 
 #: the rule code of ``future-lines`` in :mod:`labyrinth.rules.program`
 CODE = codes.LINES
@@ -271,6 +271,28 @@ def lines_dead(nb, end, taken, head, free_left, w, cells):
     return propagate(nb, w, cells)
 
 
+@njit(cache=True, inline="always")
+def start_moves(nb, end, taken, head, free_count, moves, w, trig, ntrig):
+    """The opening of a kernel that asks about moves from the state's future lines: ``(asked, refuted)``.
+
+    ``asked`` is the mask of the moves of ``moves`` (bits 0-3) the kernel is
+    asked about (:func:`labyrinth.rules._moves.asked_moves`), with the state's
+    fixed point found and kept (:func:`keep`) for each move to
+    :func:`restore`; ``refuted`` is then 0. Where no move is asked about, or
+    the future lines refute the state itself, ``asked`` is 0 and ``refuted``
+    every move asked about (the cells that show it in each ``trig[d]``,
+    :func:`labyrinth.rules._moves.refute_all`): the kernel's answer.
+    """
+    asked = asked_moves(nb, end, taken, head, moves)
+    if asked == 0:
+        return 0, 0
+    k = lines_dead(nb, end, taken, head, free_count, w, trig[0])
+    if k:
+        return 0, refute_all(asked, k, trig, ntrig)
+    keep(w)
+    return asked, 0
+
+
 @njit(cache=True)
 def lines_masks(nb, end, taken, head, free_count, moves, w, trig, ntrig):
     """Which of the moves ``moves`` (bits 0-3) the future lines refute, as the ``future-lines`` rule closes them.
@@ -286,14 +308,7 @@ def lines_masks(nb, end, taken, head, free_count, moves, w, trig, ntrig):
     (the Python rule skips it too); the cells that show a refutation go to
     ``trig[d]``.
     """
-    out = 0
-    asked = asked_moves(nb, end, taken, head, moves)
-    if asked == 0:
-        return 0
-    k = lines_dead(nb, end, taken, head, free_count, w, trig[0])
-    if k:
-        return out | refute_all(asked, k, trig, ntrig)
-    keep(w)
+    asked, out = start_moves(nb, end, taken, head, free_count, moves, w, trig, ntrig)
     first = True
     for d in range(4):
         if not (asked >> d) & 1:

@@ -2,7 +2,8 @@
 
 A ``*_masks`` kernel is given a mask of moves (bits 0-3, U, D, L, R); it
 answers only for those that enter a free cell other than the end corner
-(a move onto the end corner is left to the other rules).
+(a move onto the end corner is left to the other rules; the closure
+refutes one with cells left itself).
 """
 
 from numba import njit

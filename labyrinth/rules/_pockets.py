@@ -2,7 +2,7 @@
 
 Where the carried chain of cut cells (:mod:`labyrinth.rules._chain`) makes the
 block analysis local, :func:`_chain_verdict` still has to rule out the pockets
-that :func:`labyrinth.engine._graph.pockets` would find: parts of the free
+that :func:`labyrinth.engine.graph.pockets` would find: parts of the free
 cells V minus two gates {a, p} (a a free neighbour of the new head c, p in a's
 ring of 8) that hold neither c nor the end. The 7x7 window of
 :func:`labyrinth.rules._ring._no_pocket_at` decides most pairs; the rest, two
@@ -35,7 +35,7 @@ them; :func:`pocket_reset` zeroes them).
 
 from numba import njit
 
-from labyrinth.engine import _graph
+from labyrinth.engine import graph
 from labyrinth.rules._chain import (
     CUTS,
     KNOWN,
@@ -78,8 +78,8 @@ def _two_parts(nb, colour, taken, a, p, c, y, head, end, total, scratch):
     meet (not two parts: the caller falls back to :func:`_chain.pocket_ok`).
     """
     mark = scratch[MARK]
-    qx = scratch[_graph.DISC]  # the block search's rows, free here
-    qy = scratch[_graph.LOW]
+    qx = scratch[graph.DISC]  # the block search's rows, free here
+    qy = scratch[graph.LOW]
     taken[a] += 1
     taken[p] += 1
     mark[c] = 1
@@ -196,14 +196,14 @@ def _chain_verdict(nb, colour, n, end, taken, c, d, free_count, scratch):
     Precondition (the bookkeeping's): the chain of cut cells in ``scratch`` is
     that of the free cells V (``taken`` as before the step, ``c`` free), and
     ``c`` leaves no dead end beside it. A cut cell ``c`` or one on the end's
-    side of a cut cell (the chain's move mask) makes :func:`_graph.blocks`
+    side of a cut cell (the chain's move mask) makes :func:`graph.blocks`
     fail with SPLIT, HEAD_CUT or HANGING: SEALED (the caller tells border from
     line). Otherwise the blocks pass from ``c`` when the first segment, from
     ``c`` to q1 (or the end), has the colour sum (col(c) + col(q1)) / 2: the
     sum of V, which follows from the line's length (the line alternates
     colours from the start corner, whose colour has one cell more on the odd
     board), less the sum beyond q1; the other segments were checked when
-    their cut cells joined the chain. A pocket of :func:`_graph.pockets` at a
+    their cut cells joined the chain. A pocket of :func:`graph.pockets` at a
     free neighbour a of ``c`` is then ruled out by :func:`_no_pocket_at`, and
     where its window cannot tell, by :func:`pair_ok` (the pocket cache, else :func:`pocket_ok`);
     when a is q1, the search on G - a stays in the part before q1, whose cut
@@ -224,7 +224,7 @@ def _chain_verdict(nb, colour, n, end, taken, c, d, free_count, scratch):
     if 2 * (total - beyond) != colour[c] + colour[first]:
         return UNPROVED
     head = nb[c, d ^ 1]
-    seeds = scratch[_graph.CULPRIT, 2:10]  # only the culprit row's first two cells are used
+    seeds = scratch[graph.CULPRIT, 2:10]  # only the culprit row's first two cells are used
     for e in range(4):
         a = nb[c, e]
         if a < 0 or taken[a] or a == end:

@@ -34,6 +34,7 @@ from labyrinth.rules._twomatch import (
     log_drop,
     logged_mask,
     need,
+    root,
     swap_square,
 )
 
@@ -232,20 +233,12 @@ def _segment(w, ncut, x):
     return lo
 
 
-@njit(cache=True, inline="always")
-def _root(parent, x):
-    while parent[x] != x:
-        parent[x] = parent[parent[x]]
-        x = parent[x]
-    return x
-
-
 @njit(cache=True)
 def _square(nb, end, c, left, w, ncut, p):
     """Swap a unit square with a side of ``p``'s in one piece and the parallel side in another; True if one was."""
     m = w[MATE]
     parent = w[SEGP]
-    rs = _root(parent, _segment(w, ncut, p))
+    rs = root(parent, _segment(w, ncut, p))
     for e in range(4):
         if not (m[p] >> e) & 1:
             continue
@@ -257,7 +250,7 @@ def _square(nb, end, c, left, w, ncut, p):
             if p2 < 0 or not (m[p2] >> e) & 1:
                 continue
             q2 = nb[q, g]
-            rb = _root(parent, _segment(w, ncut, p2))
+            rb = root(parent, _segment(w, ncut, p2))
             if rb == rs:
                 continue
             if joins_early(c, end, left, p, p2, q, q2):
@@ -291,8 +284,8 @@ def patch(nb, end, c, left, w):
             if (new >> e) & 1:
                 y = nb[x, e]
                 if x < y:
-                    ra = _root(parent, _segment(w, ncut, x))
-                    rb = _root(parent, _segment(w, ncut, y))
+                    ra = root(parent, _segment(w, ncut, x))
+                    rb = root(parent, _segment(w, ncut, y))
                     if ra != rb:
                         parent[rb] = ra
                         pieces -= 1
@@ -309,7 +302,7 @@ def patch(nb, end, c, left, w):
     while pieces > 1 and changed and scanned < SCAN:
         changed = False
         for s in range(1, ncut + 1):
-            if _root(parent, s) == _root(parent, _segment(w, ncut, c)):
+            if root(parent, s) == root(parent, _segment(w, ncut, c)):
                 continue
             p = w[CUTH, s - 1]
             last = w[CUTL, s] if s < ncut else end

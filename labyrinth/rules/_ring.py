@@ -182,9 +182,9 @@ def _count(m):
 
 @njit(cache=True)
 def _no_pocket_at(n, scratch, a, c, end, units, seeds):
-    """Which free cells p may make {a, p} the gates of a pocket that :func:`_graph.pockets` refutes.
+    """Which free cells p may make {a, p} the gates of a pocket that :func:`graph.pockets` refutes.
 
-    Requires the free cells V connected, :func:`_graph.blocks` passing from
+    Requires the free cells V connected, :func:`graph.blocks` passing from
     ``c``, a's free neighbours linked around its ring (one group), and the row
     windows in ``scratch`` those of V (:data:`ROW_WINDOWS`). A pocket
     is a part of V - {a, p} holding neither ``c`` nor ``end``; the search

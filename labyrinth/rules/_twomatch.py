@@ -26,8 +26,8 @@ from labyrinth.rules._lines import FRC, NEED, OPT, POP
 from labyrinth.rules._lines import ROWS as _LINES_ROWS
 
 __all__ = ["BASE", "LOGC", "LOGI", "LOGM", "OTHER", "ROWS", "alternating_path", "as_path", "augment", "build", "flip",
-           "fresh_mark", "joins_early", "swap_square",
-           "is_line", "log_add", "log_cell", "log_drop", "log_start", "logged_mask", "need", "stamp", "undo"]
+           "fresh_mark", "is_line", "joins_early", "log_add", "log_cell", "log_drop", "log_start", "logged_mask", "need",
+           "root", "stamp", "swap_square", "undo"]
 
 #: first scratch row (after the future-lines rows)
 BASE = _LINES_ROWS
@@ -153,7 +153,8 @@ def undo(w, m):
 
 
 @njit(cache=True, inline="always")
-def _root(parent, x):
+def root(parent, x):
+    """The root of ``x`` in the union-find forest ``parent`` (halving the path on the way)."""
     while parent[x] != x:
         parent[x] = parent[parent[x]]
         x = parent[x]
@@ -342,8 +343,8 @@ def as_path(nb, end, taken, head, free_left, m, w):
                     if p2 < 0 or seen[p2] != mark or not (m[p2] >> e) & 1:
                         continue
                     q2 = nb[q, g]
-                    ra = _root(parent, label[p])
-                    rb = _root(parent, label[p2])
+                    ra = root(parent, label[p])
+                    rb = root(parent, label[p2])
                     if ra == rb:
                         continue
                     if joins_early(head, end, free_left, p, p2, q, q2):

@@ -23,7 +23,7 @@ that must both be entered next: the study's double C-shape) counts as
 sealing too.
 
 The analysis decides with the block and colour conditions of
-:mod:`labyrinth.engine._graph` on the whole board, so a rule only ever
+:mod:`labyrinth.engine.graph` on the whole board, so a rule only ever
 disables a move whose state has no completion. Its *reach* is the rule set's
 choice: ``global`` (the ``default`` set) analyses every step and also the
 areas with two gates next to the new head; ``local`` (the ``fast`` set), like
@@ -34,7 +34,7 @@ free sides): many times faster, and weaker.
 
 from numba import njit
 
-from labyrinth.engine import _graph
+from labyrinth.engine import graph
 from labyrinth.rules import codes
 from labyrinth.rules._chain import (
     SEALED,
@@ -84,9 +84,9 @@ UNTOUCHED = -1  # the step closes nothing: not analysed
 SEALED_BY_LINE = 9
 #: how far the area analysis looks (a rule set's choice: ``default`` global, ``fast`` local)
 LOCAL, GLOBAL = 0, 1
-PASS_ = _graph.PASS
-PARITY = _graph.PARITY
-COLOUR = _graph.COLOUR
+PASS_ = graph.PASS
+PARITY = graph.PARITY
+COLOUR = graph.COLOUR
 
 
 @njit(cache=True, inline="always")
@@ -167,8 +167,8 @@ def track_init(nb, n, taken, area, scratch):
             seed = c
             if _is_cut(n, taken, c):
                 cuts += 1
-    seen = scratch[_graph.DISC]  # the search's rows, free between searches
-    stack = scratch[_graph.STACK]
+    seen = scratch[graph.DISC]  # the search's rows, free between searches
+    stack = scratch[graph.STACK]
     for c in range(size):
         seen[c] = 0
     reached = 0
@@ -275,16 +275,16 @@ def area_status(nb, colour, n, end, taken, head, d, free_count, scratch, reach, 
             border |= sp >> 4
     verdict = UNTOUCHED
     if quick == SEALED:
-        verdict = _graph.HANGING  # the culprit cells stay unset: the walker kernels read none
+        verdict = graph.HANGING  # the culprit cells stay unset: the walker kernels read none
     elif quick == POCKETS:
-        verdict = _graph.pockets(nb, colour, end, taken, c, left, 1, scratch)
+        verdict = graph.pockets(nb, colour, end, taken, c, left, 1, scratch)
     elif touched or reach == GLOBAL:
-        verdict = _graph.blocks(nb, colour, end, taken, c, left, -1, scratch, scratch[_graph.CULPRIT])
-        if verdict == _graph.PASS and track == 1:
+        verdict = graph.blocks(nb, colour, end, taken, c, left, -1, scratch, scratch[graph.CULPRIT])
+        if verdict == graph.PASS and track == 1:
             _chain_from_blocks(end, c, scratch)
-        if verdict == _graph.PASS and reach == GLOBAL:
-            verdict = _graph.pockets(nb, colour, end, taken, c, left, 1, scratch)
-    if verdict == _graph.SPLIT or verdict == _graph.HEAD_CUT or verdict == _graph.HANGING:
+        if verdict == graph.PASS and reach == GLOBAL:
+            verdict = graph.pockets(nb, colour, end, taken, c, left, 1, scratch)
+    if verdict == graph.SPLIT or verdict == graph.HEAD_CUT or verdict == graph.HANGING:
         verdict = SEALED if border else SEALED_BY_LINE
     taken[c] = 0
     return verdict

@@ -44,13 +44,14 @@ from numba import njit
 
 from labyrinth.rules import _lines, _twomatch, _witness, codes
 from labyrinth.rules._lines import CTRL, FRC, NEED, OPT, POP
-from labyrinth.rules._moves import asked_moves, refute_all
+from labyrinth.rules._moves import asked_moves
 from labyrinth.rules._repair import CTRL as _WITNESS_CTRL
 from labyrinth.rules._repair import KDIR, KVER, VER
 from labyrinth.rules.base import DISABLE, CompiledRule
 from labyrinth.rules.matching import ROWS as _MATCHING_ROWS
 
-__all__ = ["BASE", "CODE", "Closure", "ROWS", "closure_dead", "closure_masks", "closure_rounds", "completion_kept"]
+__all__ = ["BASE", "CODE", "Closure", "ROWS", "closure_after_move", "closure_dead", "closure_masks", "closure_rounds",
+           "completion_kept", "flood"]
 
 CODE = codes.CLOSURE
 #: first scratch row of the closure (after the two-matching's rows)
@@ -245,9 +246,14 @@ def _filter(nb, colour, w, cells):
 
 
 @njit(cache=True)
-def _connected(nb, w, head):
-    """True if every cell still to visit is reachable from the head over the options left."""
-    size = w.shape[1]
+def flood(nb, w, head):
+    """The cells the head reaches over the options ``w[OPT]``, breadth first: ``(how many, mark)``.
+
+    Each cell reached holds the fresh ``mark`` in ``w[SEEN]``; ``w[QUEUE]``
+    lists them in the order reached (the head first, then a cell's
+    neighbours in direction order). The closure's connectedness test, and the
+    cut rule's searches (:mod:`labyrinth.rules.cut`).
+    """
     stamp = _stamp(w)
     seen = w[SEEN]
     queue = w[QUEUE]
@@ -266,6 +272,15 @@ def _connected(nb, w, head):
                     seen[b] = stamp
                     queue[qt] = b
                     qt += 1
+    return qt, stamp
+
+
+@njit(cache=True)
+def _connected(nb, w, head):
+    """True if every cell still to visit is reachable from the head over the options left."""
+    size = w.shape[1]
+    stamp = flood(nb, w, head)[1]
+    seen = w[SEEN]
     for c in range(size):
         if w[NEED, c] > 0 and seen[c] != stamp:
             return False
@@ -296,6 +311,16 @@ def closure_rounds(nb, colour, w, start, cells):
         if k:
             return k
     return 0
+
+
+@njit(cache=True)
+def closure_after_move(nb, colour, w, head, d, cells):
+    """From the state's fixed point in the work rows, the future lines after the move ``d``
+    (:func:`labyrinth.rules._lines.after_move`), then the closure; 0, or how many ``cells`` refute the move."""
+    k = _lines.after_move(nb, w, head, d, cells)
+    if k == 0:
+        k = closure_rounds(nb, colour, w, head, cells)
+    return k
 
 
 @njit(cache=True)
@@ -362,12 +387,8 @@ def closure_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntri
         if (asked >> d) & 1 and _witness.query_reroute(nb, end, taken, head, free_count, d, w) == _witness.LIVE:
             asked &= ~(1 << d)
             out |= 1 << (d + 8)  # the walker's witness mends round the cell entered: live, no closure needed
-    if asked == 0:
-        return out
-    k = _lines.lines_dead(nb, end, taken, head, free_count, w, trig[0])
-    if k:
-        return out | refute_all(asked, k, trig, ntrig)
-    _lines.keep(w)
+    asked, refuted = _lines.start_moves(nb, end, taken, head, free_count, asked, w, trig, ntrig)
+    out |= refuted
     first = True
     for d in range(4):
         if not (asked >> d) & 1:
@@ -375,9 +396,7 @@ def closure_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntri
         if not first:
             _lines.restore(w)
         first = False
-        k = _lines.after_move(nb, w, head, d, trig[d])
-        if k == 0:
-            k = closure_rounds(nb, colour, w, head, trig[d])
+        k = closure_after_move(nb, colour, w, head, d, trig[d])
         if k:
             out |= 1 << d
             ntrig[d] = k

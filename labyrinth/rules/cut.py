@@ -58,9 +58,8 @@ from numba import njit
 
 from labyrinth.rules import _lines, codes
 from labyrinth.rules._lines import FRC, OPT
-from labyrinth.rules._moves import asked_moves, refute_all
 from labyrinth.rules.base import DISABLE, CompiledRule
-from labyrinth.rules.closure import closure_rounds
+from labyrinth.rules.closure import QUEUE, SEEN, closure_after_move, closure_rounds, flood
 
 __all__ = ["CODE", "CutCondition", "cut_masks", "cut_rounds"]
 
@@ -71,8 +70,9 @@ MAX_ROUNDS = 10
 MAX_CHECKS = 256
 #: the largest class of edges with one label whose pairs are checked
 MAX_GROUP = 8
-#: rows of the integer work block: BFS tree (parent, direction from it, order), marks, queue
-_PARENT, _PDIR, _ORDER, _SEEN, _QUEUE = range(5)
+#: rows of the integer work block: the breadth-first tree (parent, direction from it), each cell's place in
+#: the flood's order
+_PARENT, _PDIR, _POS = range(3)
 _SEED = 0x9E3779B97F4A7C15
 
 
@@ -94,61 +94,65 @@ def _ends(e):
     return e // 2, 1 if e % 2 == 0 else 3
 
 
+@njit(cache=True, inline="always")
+def _drop(nb, w, e, back):
+    """Take the option ``e`` out of ``w[OPT]`` (both its cells), or put it ``back``; -1 is no edge."""
+    if e < 0:
+        return
+    c, d = _ends(e)
+    x = nb[c, d]
+    if back:
+        w[OPT, c] |= 1 << d
+        w[OPT, x] |= 1 << (d ^ 1)
+    else:
+        w[OPT, c] &= ~(1 << d)
+        w[OPT, x] &= ~(1 << (d ^ 1))
+
+
 @njit(cache=True)
-def _reach(nb, w, head, e1, e2, iw):
-    """How many cells the head reaches over the options without the edges ``e1`` and ``e2``; marks in ``_SEEN``."""
-    seen = iw[_SEEN]
-    queue = iw[_QUEUE]
-    seen[:] = 0
-    seen[head] = 1
-    queue[0] = head
-    qt = 1
-    qh = 0
-    while qh < qt:
-        a = queue[qh]
-        qh += 1
-        o = w[OPT, a]
-        for d in range(4):
-            if (o >> d) & 1:
-                e = _edge(nb, a, d)
-                if e == e1 or e == e2:
-                    continue
-                b = nb[a, d]
-                if seen[b] == 0:
-                    seen[b] = 1
-                    queue[qt] = b
-                    qt += 1
-    return qt
+def _reach(nb, w, head, e1, e2):
+    """The closure's :func:`~labyrinth.rules.closure.flood` from the head without the options ``e1`` and ``e2``
+    (-1: none): how many cells it reaches, and the mark they hold in ``w[SEEN]``."""
+    _drop(nb, w, e1, False)
+    _drop(nb, w, e2, False)
+    reached = flood(nb, w, head)
+    _drop(nb, w, e1, True)
+    _drop(nb, w, e2, True)
+    return reached
 
 
 @njit(cache=True)
 def _labels(nb, w, head, iw, lab, elab, isedge, seed):
-    """The breadth-first tree from the head and every option's cut label into ``elab``; the cells reached."""
+    """The breadth-first tree from the head and every option's cut label into ``elab``; the cells reached.
+
+    The tree is the closure's flood (:func:`~labyrinth.rules.closure.flood`):
+    a cell's parent is the neighbour over an option that the flood reached
+    first, the one it was reached from (the options go both ways).
+    """
+    qt = flood(nb, w, head)[0]
+    order = w[QUEUE]
     parent = iw[_PARENT]
     pdir = iw[_PDIR]
-    order = iw[_ORDER]
-    seen = iw[_SEEN]
-    seen[:] = 0
-    parent[:] = -1
+    pos = iw[_POS]
     isedge[:] = 0
-    seen[head] = 1
-    order[0] = head
-    qt = 1
-    qh = 0
-    while qh < qt:
-        a = order[qh]
-        qh += 1
-        o = w[OPT, a]
+    for i in range(qt):
+        a = order[i]
+        pos[a] = i
         lab[a] = 0
+    parent[head] = -1
+    for i in range(1, qt):
+        v = order[i]
+        o = w[OPT, v]
+        p = -1
+        pd = 0
         for d in range(4):
             if (o >> d) & 1:
-                b = nb[a, d]
-                if seen[b] == 0:
-                    seen[b] = 1
-                    parent[b] = a
-                    pdir[b] = d
-                    order[qt] = b
-                    qt += 1
+                u = nb[v, d]
+                if p < 0 or pos[u] < pos[p]:
+                    p = u
+                    pd = d ^ 1
+        parent[v] = p
+        pdir[v] = pd
     x = np.uint64(seed)
     for i in range(qt):
         a = order[i]
@@ -191,7 +195,7 @@ def _cuts(nb, w, head, end, iw, lab, elab, isedge, out, seed, cells):
             keys[k] = elab[e]
             k += 1
     srt = np.argsort(keys)
-    seen = iw[_SEEN]
+    seen = w[SEEN]
     nf = 0
     checks = 0
     i = 0
@@ -206,9 +210,10 @@ def _cuts(nb, w, head, end, iw, lab, elab, isedge, out, seed, cells):
                 if checks >= MAX_CHECKS:
                     break
                 checks += 1
-                if _reach(nb, w, head, e, -1, iw) == nodes:
+                reached, mark = _reach(nb, w, head, e, -1)
+                if reached == nodes:
                     continue  # not a bridge (the labels collided)
-                if seen[end]:
+                if seen[end] == mark:
                     cells[0] = c
                     cells[1] = nb[c, d]
                     return -1  # cells without the head or the end corner hang on one edge
@@ -227,7 +232,8 @@ def _cuts(nb, w, head, end, iw, lab, elab, isedge, out, seed, cells):
                     if (f1 and f2) or checks >= MAX_CHECKS:
                         continue
                     checks += 1
-                    if _reach(nb, w, head, e1, e2, iw) == nodes or not seen[end]:
+                    reached, mark = _reach(nb, w, head, e1, e2)
+                    if reached == nodes or seen[end] != mark:
                         continue  # not a cut, or the end corner behind it: one of the two may do
                     if not f1:
                         out[nf] = e1
@@ -244,7 +250,7 @@ def cut_rounds(nb, colour, w, head, end, cells):
     """From a fixed point of the closure in the work rows: the cuts' forced edges, the future lines and the
     closure again, to a fixed point or :data:`MAX_ROUNDS`; 0, or how many ``cells`` show a contradiction."""
     size = w.shape[1]
-    iw = np.empty((5, size), dtype=np.int64)
+    iw = np.empty((3, size), dtype=np.int64)
     lab = np.zeros(size, dtype=np.uint64)
     elab = np.zeros(2 * size, dtype=np.uint64)
     isedge = np.zeros(2 * size, dtype=np.uint8)
@@ -282,21 +288,12 @@ def cut_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntrig):
     from them with its step forced, runs the closure, then :func:`cut_rounds`.
     A move onto the end corner is left to the other rules.
     """
-    out = 0
-    asked = asked_moves(nb, end, taken, head, moves)
-    if asked == 0:
-        return 0
-    k = _lines.lines_dead(nb, end, taken, head, free_count, w, trig[0])
-    if k:
-        return refute_all(asked, k, trig, ntrig)
-    _lines.keep(w)
+    asked, out = _lines.start_moves(nb, end, taken, head, free_count, moves, w, trig, ntrig)
     for d in range(4):
         if not (asked >> d) & 1:
             continue
         _lines.restore(w)
-        k = _lines.after_move(nb, w, head, d, trig[d])
-        if k == 0:
-            k = closure_rounds(nb, colour, w, head, trig[d])
+        k = closure_after_move(nb, colour, w, head, d, trig[d])
         if k == 0:
             k = cut_rounds(nb, colour, w, head, end, trig[d])
         if k:

@@ -7,7 +7,7 @@ U, D, L, R = 0, 1, 2, 3), ``LEFT_DIR`` and ``RIGHT_DIR`` (the direction left
 and right of each heading).
 """
 
-from labyrinth.engine._graph import GraphTables as Tables
 from labyrinth.engine.frame import LEFT_DIR, RIGHT, RIGHT_DIR, STRAIGHT
+from labyrinth.engine.graph import GraphTables as Tables
 
 __all__ = ["LEFT_DIR", "RIGHT", "RIGHT_DIR", "STRAIGHT", "Tables"]

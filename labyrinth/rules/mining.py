@@ -20,8 +20,8 @@ person to read, name and keep in ``labyrinth/rules/library``.
 import numpy as np
 from numba import njit
 
-from labyrinth.engine._graph import descend
 from labyrinth.engine.board import Board
+from labyrinth.engine.graph import descend
 from labyrinth.rules.frame import LEFT_DIR, RIGHT, STRAIGHT, Tables
 from labyrinth.rules.walks import heading_at, keep_left_moves
 

@@ -29,9 +29,8 @@ from numba import njit
 
 from labyrinth.rules import _lines, codes
 from labyrinth.rules._lines import FRC, NEED, OPT, POP
-from labyrinth.rules._moves import asked_moves, refute_all
 from labyrinth.rules.base import DISABLE, CompiledRule
-from labyrinth.rules.closure import closure_rounds, completion_kept
+from labyrinth.rules.closure import closure_after_move, closure_rounds, completion_kept
 
 __all__ = ["CODE", "MAX_DEPTH", "HeadProbe", "probe_masks"]
 
@@ -41,15 +40,6 @@ CODE = codes.PROBE
 MAX_DEPTH = codes.PROBE_MAX_DEPTH
 #: rows of the look-ahead's path: per level, the frontier cell, its options still to try, the option tried
 _CELL, _WAYS, _WAY = range(3)
-
-
-@njit(cache=True)
-def _refuted(nb, colour, w, head, d, cells):
-    """From the state's fixed point (kept), the closure after the move ``d``: 0, or how many ``cells`` refute it."""
-    k = _lines.after_move(nb, w, head, d, cells)
-    if k == 0:
-        k = closure_rounds(nb, colour, w, head, cells)
-    return k
 
 
 @njit(cache=True)
@@ -136,14 +126,9 @@ def probe_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntrig,
     more); the entered cell is the trigger of a move only the probe closes.
     ``depth`` above 1 looks further ahead (``probe:K``, :func:`_looked_ahead`).
     """
-    out = 0
-    asked = asked_moves(nb, end, taken, head, moves)
+    asked, out = _lines.start_moves(nb, end, taken, head, free_count, moves, w, trig, ntrig)
     if asked == 0:
-        return 0
-    k = _lines.lines_dead(nb, end, taken, head, free_count, w, trig[0])
-    if k:
-        return out | refute_all(asked, k, trig, ntrig)
-    _lines.keep(w)
+        return out
     if depth > 1:
         path = np.zeros((3, depth), dtype=np.int64)
         for d in range(4):
@@ -157,7 +142,7 @@ def probe_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntrig,
         if not (asked >> d) & 1:
             continue
         _lines.restore(w)
-        k = _refuted(nb, colour, w, head, d, trig[d])
+        k = closure_after_move(nb, colour, w, head, d, trig[d])
         if k:
             out |= 1 << d
             ntrig[d] = k

@@ -11,7 +11,7 @@ shortcut: :func:`decide` matches a run of pattern rules against one window
 import numpy as np
 from numba import njit
 
-from labyrinth.engine._graph import CULPRIT
+from labyrinth.engine.graph import CULPRIT
 from labyrinth.engine.board import MOVES
 from labyrinth.rules import _recover, _witness, areas, codes
 from labyrinth.rules._lines import lines_masks

@@ -12,7 +12,7 @@ number; the move taken is drawn by :func:`labyrinth.rules.program.choose`.
 import numpy as np
 from numba import njit
 
-from labyrinth.engine._graph import descend
+from labyrinth.engine.graph import descend
 from labyrinth.rules.areas import (
     track_init,
     track_release,

@@ -1,7 +1,7 @@
 """The builder's area arguments: cells cut off, cut cells the line cannot pass, areas whose colours do not fit.
 
 What the area rules of :mod:`labyrinth.rules.areas` decide with the block and
-colour conditions of :mod:`labyrinth.engine._graph`, found again here on the
+colour conditions of :mod:`labyrinth.engine.graph`, found again here on the
 options a derivation has left (fewer options only ever show more) and
 written as checker steps:
 

@@ -21,14 +21,14 @@ The conditions (all sound, see each function), as :func:`check` applies them:
   exactly one part from the head's side, and those parts are nested, i.e. the
   block-cut tree is a path from the head's block: towards the end (fixed end),
   or towards wherever the path will stop (free end)
-  (:func:`~labyrinth.core._blocks.blocks`);
+  (:func:`~labyrinth.core.blocks.blocks`);
 * colour balance per segment between consecutive cut vertices (bipartite
   graphs only: with the all-zero colouring of a non-bipartite graph every sum
   is 0 and every test holds);
 * optionally, two-cell cuts ``{p, a}`` for the free cells a within graph
-  distance ``radius`` of the head (:func:`~labyrinth.core._blocks.pockets`).
+  distance ``radius`` of the head (:func:`~labyrinth.core.blocks.pockets`).
 
-The cut-vertex conditions (the last three) are :mod:`labyrinth.core._blocks`.
+The cut-vertex conditions (the last three) are :mod:`labyrinth.core.blocks`.
 Every check runs over a list of the free cells, so it costs the free cells,
 not the board.
 """
@@ -36,7 +36,7 @@ not the board.
 import numpy as np
 from numba import njit
 
-from labyrinth.core._blocks import PASS, blocks
+from labyrinth.core.blocks import PASS, blocks
 
 __all__ = ["DEAD", "FREE_END", "INFO_LEN", "OPEN", "SCRATCH_ROWS", "check", "distances", "propagate"]
 
@@ -46,10 +46,10 @@ OPEN = -1
 FREE_END = -1
 
 #: rows of the int32 scratch block (shape (SCRATCH_ROWS, size + 1), zeros to begin with) the
-#: kernels share: 0-7 :func:`~labyrinth.core._blocks.blocks` on G (kept for the skips of
-#: :func:`labyrinth.core._search._expand`), 8-15 :func:`~labyrinth.core._blocks.blocks`
-#: for :func:`~labyrinth.core._blocks.pockets`, 16-17 a queue and marks (all zero between calls), 18-22
-#: :func:`labyrinth.core._search._local_block`,
+#: kernels share: 0-7 :func:`~labyrinth.core.blocks.blocks` on G (kept for the skips of
+#: :func:`labyrinth.core.search._expand`), 8-15 :func:`~labyrinth.core.blocks.blocks`
+#: for :func:`~labyrinth.core.blocks.pockets`, 16-17 a queue and marks (all zero between calls), 18-22
+#: :func:`labyrinth.core.search._local_block`,
 #: 23-30 :func:`propagate` (column ``size`` is its virtual end)
 SCRATCH_ROWS = 31
 _PROP = 23

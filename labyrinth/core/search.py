@@ -1,6 +1,6 @@
 """The general search loop in numba: depth-first, resumable, for any move graph.
 
-Its pruning is :mod:`labyrinth.core._prune`. A step costs about one pass over
+Its pruning is :mod:`labyrinth.core.prune`. A step costs about one pass over
 the free cells: the cut-vertex pass is skipped after a step that provably
 leaves its verdict standing (a corridor step, or one whose neighbourhood stays
 2-connected: see :func:`_expand`), and positions found dead are remembered
@@ -15,8 +15,8 @@ caller's restarts also try the two other orders below.
 import numpy as np
 from numba import njit
 
-from labyrinth.core._blocks import PASS, pockets
-from labyrinth.core._prune import (
+from labyrinth.core.blocks import PASS, pockets
+from labyrinth.core.prune import (
     _PROP,
     DEAD,
     INFO_LEN,
@@ -175,7 +175,7 @@ def _expand(nb, colour, end, taken, path, base, depth, free_count, freel, cand, 
             order, radius, ends, frame, counters, audit):
     """Fill the candidate cells at ``depth``, best first; their number (0 if pruned or none).
 
-    :func:`~labyrinth.core._blocks.blocks` costs a depth-first pass over G, but a
+    :func:`~labyrinth.core.blocks.blocks` costs a depth-first pass over G, but a
     step from h to w changes G only by dropping h, so two cases skip it (when
     the end stays the parent's):
 

@@ -4,9 +4,9 @@
 the head is not a cut vertex and that the block-cut tree is a path from the
 head's block, with colour balance per segment between consecutive cut
 vertices; :func:`pockets` asks it of G minus each free cell near the head.
-:func:`labyrinth.core._prune.check` runs :func:`blocks` after its degree and
+:func:`labyrinth.core.prune.check` runs :func:`blocks` after its degree and
 forced-edge conditions (the overview of all of them is in
-:mod:`labyrinth.core._prune`).
+:mod:`labyrinth.core.prune`).
 
 Cut vertices come from one iterative Tarjan depth-first search (Tarjan 1972,
 "Depth-first search and linear graph algorithms"), rooted at the head.

@@ -23,6 +23,10 @@ differences of subtree sums.
 import numpy as np
 from numba import njit
 
+__all__ = ["COLOUR", "CULPRIT", "DEAD", "DISC", "GraphTables", "HANGING", "HASEND", "HEAD_CUT", "LOW", "NEXTD",
+           "OPEN", "PARENT", "PARITY", "PASS", "SCRATCH_ROWS", "SEP", "SPLIT", "STACK", "SUB", "blocks", "check",
+           "descend", "pockets"]
+
 DEAD = -2
 OPEN = -1
 

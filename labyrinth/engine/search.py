@@ -2,15 +2,15 @@
 
 The labyrinth's puzzle hands it to the oracle (``Puzzle.kernels``): the 4-move
 grid runs here, every other move graph on the core's general kernel
-(:mod:`labyrinth.core._search`). Its pruning is :mod:`labyrinth.engine._graph` (dead ends, forced moves, block
+(:mod:`labyrinth.core.search`). Its pruning is :mod:`labyrinth.engine.graph` (dead ends, forced moves, block
 order, colour balance per block), shared with the walker's area rules.
 """
 
 import numpy as np
 from numba import njit
 
-from labyrinth.core._search import sort_candidates
-from labyrinth.engine._graph import DEAD, OPEN, check, descend, pockets
+from labyrinth.core.search import sort_candidates
+from labyrinth.engine.graph import DEAD, OPEN, check, descend, pockets
 
 __all__ = ["BUDGET", "DEAD", "EXHAUSTED", "FOUND", "OPEN", "check", "pockets", "search"]
 
