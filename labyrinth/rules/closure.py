@@ -376,9 +376,9 @@ def closure_masks(nb, colour, end, taken, head, free_count, moves, w, trig, ntri
     patches into a completion (proven live).
     """
     out = 0
-    c = -1 if free_count <= 1 or taken[end] else end
+    early = free_count > 1 and taken[end] == 0  # the end corner entered with cells left
     for d in range(4):
-        if (moves >> d) & 1 and nb[head, d] == c:
+        if early and (moves >> d) & 1 and nb[head, d] == end:
             out |= 1 << d
             trig[d, 0] = end
             ntrig[d] = 1
