@@ -10,6 +10,7 @@ alternating the trees round by round, and prints one Markdown row per
 the walks (every cell, every outcome) hash equal. Usage::
 
     python bench/same_walks.py --before 710126e~1 --rules strong,strong+++ --walks 41:300,101:12 [--rounds 2]
+    python bench/same_walks.py --before b68cab1 --tree /tmp/wt-base ...   # a kept checkout of b68cab1
 
 The first round on the before tree compiles its kernels (minutes); it is
 timed after a first walk, like the others, so compiling is not counted.
@@ -55,6 +56,8 @@ def _walks(tree, name, n, k, seed):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--before", required=True, help="the commit to compare with")
+    ap.add_argument("--tree", type=Path, help="a checkout of --before to use (kept, with its compiled kernels) "
+                    "instead of a temporary worktree compiled afresh")
     ap.add_argument("--rules", default="strong", help="rule sets, comma-separated")
     ap.add_argument("--walks", default="21:1000,41:300", help="N:K[,N:K...]: walks 0..K-1 of the N x N board")
     ap.add_argument("--seed", type=int, default=2026)
@@ -63,9 +66,10 @@ def main(argv=None):
     cases = [(name, *map(int, item.split(":"))) for name in args.rules.split(",")
              for item in args.walks.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
-        before = Path(tmp) / "before"
-        subprocess.run(["git", "worktree", "add", "--detach", str(before), args.before], cwd=ROOT, check=True,
-                       capture_output=True)
+        before = args.tree or Path(tmp) / "before"
+        if args.tree is None:
+            subprocess.run(["git", "worktree", "add", "--detach", str(before), args.before], cwd=ROOT, check=True,
+                           capture_output=True)
         try:
             runs = {case: {"before": [], "after": []} for case in cases}
             for r in range(args.rounds):
@@ -75,7 +79,8 @@ def main(argv=None):
                         runs[case][which].append(_walks(before if which == "before" else ROOT, *case, args.seed))
                 print(f"round {r + 1} done", file=sys.stderr)
         finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(before)], cwd=ROOT, capture_output=True)
+            if args.tree is None:
+                subprocess.run(["git", "worktree", "remove", "--force", str(before)], cwd=ROOT, capture_output=True)
     print(f"Before: {args.before}; after: the working tree; seed {args.seed}; {args.rounds} rounds alternating, "
           f"median CPU seconds; {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"load average {os.getloadavg()[0]:.1f} at the end.\n")

@@ -161,3 +161,77 @@ def test_the_line_the_closure_proves_a_move_live_by_becomes_the_witness_when_the
             assert (w[_repair.MATE] == line).all()
             installed += 1
     assert installed > 0
+
+
+def test_a_pocket_with_a_wide_neck_is_opened_and_the_line_checks():
+    # walk 7 of seed 2026 on 101x101, 4159 steps in: the 2-matching keeps a cycle of 34 cells in a pocket whose
+    # neck the line's excursion also takes, so no pair of edges out of the cycle bounds it; one edge out forced
+    # opens it (_recover._opened), and the closure's fixed point then patches into a line
+    from labyrinth.rules import _recover, _repair, _twomatch, _witness, closure
+    from labyrinth.rules.walks import _run_arrays, walk_seed, walk_steps
+    n = 101
+    p = get_rule_set("strong").runner().program
+    board = State.from_moves(n, "").board
+    taken = np.zeros(board.size, np.uint8)
+    taken[0] = 1
+    path = np.zeros(board.size, np.int32)
+    arrays, w = _run_arrays(p, board), Tables.of(board).scratch()
+    nb, colour, end = arrays[1], arrays[2], arrays[4]
+    length, _, _ = walk_steps(*arrays, taken, path, 1, np.uint64(walk_seed(2026, 7)), w, p.area, p.window, p.trig,
+                              p.ntrig, 4159, True)
+    head, free = int(path[length - 1]), board.size - length
+    assert _witness.sync(nb, colour, end, taken, head, free, w) == _repair.MATCHING
+    old = w.copy()
+    assert closure.closure_dead(nb, colour, end, taken, head, free, old, np.zeros(4, np.int64)) == 0
+    old[_repair.MATE] = old[closure.FRC] | old[closure.CM]
+    assert not _witness.mend(nb, end, taken, head, free, old)
+    assert _recover.closure_witness(nb, colour, end, taken, head, free, w)
+    line = w[_repair.MATE].copy()
+    assert _twomatch.is_line(nb, end, taken, head, free, line, w)
+    # the line, read independently: from the head through every free cell to the end corner
+    seen, cell, came = {head}, head, -1
+    while True:
+        ways = [d for d in range(4) if (line[cell] >> d) & 1 and d != came]
+        if cell == end or not ways:
+            break
+        cell, came = int(nb[cell, ways[0]]), ways[0] ^ 1
+        assert not taken[cell] and cell not in seen
+        seen.add(cell)
+    assert cell == end and len(seen) == free + 1
+
+
+def test_the_closure_started_from_the_witness_refutes_exactly_what_it_refutes_from_nothing():
+    # the closure's matching starts from the walker's line (closure._seed) or from nothing; which perfect
+    # 2-matching it starts from must not change a verdict or the cells that show it
+    from labyrinth.rules import _repair, closure
+    from labyrinth.rules.walks import RUNNING, _run_arrays, walk_seed, walk_steps
+    n = 21
+    p = get_rule_set("strong").runner().program
+    board = State.from_moves(n, "").board
+    compared = refuted = 0
+    for index in range(3):
+        taken = np.zeros(board.size, np.uint8)
+        taken[0] = 1
+        path = np.zeros(board.size, np.int32)
+        arrays, w = _run_arrays(p, board), Tables.of(board).scratch()
+        nb, colour, end = arrays[1], arrays[2], arrays[4]
+        length, outcome, rng, first = 1, RUNNING, np.uint64(walk_seed(2026, index)), True
+        while outcome == RUNNING:
+            length, outcome, rng = walk_steps(*arrays, taken, path, length, np.uint64(rng), w, p.area, p.window,
+                                              p.trig, p.ntrig, 1, first)
+            first = False
+            if outcome != RUNNING or w[_repair.CTRL, _repair.MODE] != _repair.PATH:
+                continue
+            head, free = int(path[length - 1]), board.size - length
+            verdicts = []
+            for mode in (_repair.PATH, _repair.NONE):
+                work = w.copy()
+                work[_repair.CTRL, _repair.MODE] = mode
+                work[_repair.CTRL, _repair.FAILS] = 0
+                trig, ntrig = np.full((4, 64), -1, np.int64), np.zeros(4, np.int64)
+                out = closure.closure_masks(nb, colour, end, taken, head, free, 15, work, trig, ntrig)
+                verdicts.append((out & 15, [sorted(trig[d, :ntrig[d]]) for d in range(4) if (out >> d) & 1]))
+            assert verdicts[0] == verdicts[1], (index, length)
+            compared += 1
+            refuted += bin(verdicts[0][0]).count("1")
+    assert compared > 500 and refuted > 50

@@ -7,7 +7,8 @@ closure's fixed point (forced edges and its 2-matching) often patches into a
 line where the repair's 2-matching did not (:func:`closure_witness`); a small
 cycle still left is usually a pocket behind a narrow neck, which a completion
 runs through in one excursion: the closure is asked again with the pocket
-entered once (:func:`_pocket_witness`). Every line found is checked before
+entered once (:func:`_pocket_witness`), or, where its neck is wide, with one
+edge out of it forced (:func:`_opened`). Every line found is checked before
 it is trusted.
 """
 
@@ -46,6 +47,8 @@ def closure_witness(nb, colour, end, taken, head, free_count, w):
 POCKET_CELLS = 64
 POCKET_TRIES = 2
 POCKET_EDGES = 8
+#: a cycle no pair of edges turns into one excursion is opened: at most this many of its edges out, one at a time
+OPEN_EDGES = 16
 
 
 @njit(cache=True)
@@ -61,8 +64,9 @@ def _pocket_witness(nb, colour, end, taken, head, free_count, w, cells):
     each pair of the options that leave the cycle's cells, both forced and
     the others dropped (a supposition, not a deduction: only a line that
     :func:`labyrinth.rules._twomatch.is_line` accepts is kept), its fixed
-    point patched into a line (:func:`labyrinth.rules._witness.mend`). The
-    closure's fixed point for the state must be in the work rows; ``MATE`` is
+    point patched into a line (:func:`labyrinth.rules._witness.mend`); where
+    no pair does, or the cycle has too many edges out, it is opened
+    (:func:`_opened`). The closure's fixed point for the state must be in the work rows; ``MATE`` is
     left as it was unless a line was found. True if one was.
     """
     size = taken.shape[0]
@@ -116,7 +120,11 @@ def _pocket_witness(nb, colour, end, taken, head, free_count, w, cells):
         for i in range(k):
             inp[pocket[i]] = False
             ones += colour[pocket[i]] == 1
-        if nout < 2 or nout > POCKET_EDGES or abs(2 * ones - k) > 1:
+        if nout < 2:
+            continue
+        if nout > POCKET_EDGES or abs(2 * ones - k) > 1:
+            if _opened(nb, colour, end, taken, head, free_count, w, cells, out_c, out_d, min(nout, OPEN_EDGES)):
+                return True
             continue
         for i in range(nout):
             for j in range(i + 1, nout):
@@ -152,5 +160,38 @@ def _pocket_witness(nb, colour, end, taken, head, free_count, w, cells):
                 if _witness.mend(nb, end, taken, head, free_count, w) and _witness.is_line(
                         nb, end, taken, head, free_count, m, w):
                     return True
+        if _opened(nb, colour, end, taken, head, free_count, w, cells, out_c, out_d, min(nout, OPEN_EDGES)):
+            return True
     m[:] = saved
+    return False
+
+
+@njit(cache=True)
+def _opened(nb, colour, end, taken, head, free_count, w, cells, out_c, out_d, nout):
+    """A witness where a cycle's pocket has a wide neck: one edge out of the cycle's cells forced, closed, patched.
+
+    Where the line's excursion through a pocket also takes cells of its
+    neck, no pair of edges out of the cycle's cells bounds it, and the
+    closure's matching, left free, closes the same cycle again. One edge out
+    of those cells, forced, leaves the matching an odd number of edges inside
+    them, so it must leave them again: the cycle is opened, and the closure
+    finds where (each of the first ``nout`` edges out tried in turn: a
+    supposition, kept only if :func:`labyrinth.rules._twomatch.is_line`
+    accepts the line it patches into). True if one was found (in ``MATE``).
+    """
+    size = taken.shape[0]
+    m = w[_witness.MATE]
+    for t in range(nout):
+        _lines.restore(w)
+        if (w[closure.FRC, out_c[t]] >> out_d[t]) & 1:
+            continue
+        if _lines.force(nb, w, out_c[t], out_d[t], cells):
+            continue
+        if _lines.propagate(nb, w, cells) or closure.closure_rounds(nb, colour, w, head, cells):
+            continue
+        for c in range(size):
+            m[c] = w[closure.FRC, c] | w[closure.CM, c]
+        if _witness.mend(nb, end, taken, head, free_count, w) and _witness.is_line(
+                nb, end, taken, head, free_count, m, w):
+            return True
     return False

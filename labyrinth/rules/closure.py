@@ -46,7 +46,7 @@ from labyrinth.rules import _lines, _twomatch, _witness, codes
 from labyrinth.rules._lines import CTRL, FRC, NEED, OPT, POP
 from labyrinth.rules._moves import asked_moves
 from labyrinth.rules._repair import CTRL as _WITNESS_CTRL
-from labyrinth.rules._repair import KDIR, KVER, VER
+from labyrinth.rules._repair import KDIR, KVER, MATE, MODE, PATH, VER
 from labyrinth.rules.base import DISABLE, CompiledRule
 from labyrinth.rules.matching import ROWS as _MATCHING_ROWS
 
@@ -288,12 +288,36 @@ def _connected(nb, w, head):
 
 
 @njit(cache=True)
-def closure_rounds(nb, colour, w, start, cells):
-    """The matching, its filtering and connectedness, with the propagation, to a fixed point (or the round
-    limit) from the future lines in the work rows; 0, or how many ``cells`` show a contradiction."""
+def _seed(nb, w):
+    """Start the matching from the walker's witness when it is a line (after a move, a nearly perfect 2-matching
+    of what is left), else from nothing; the witness's one-sided edges are dropped.
+
+    Which perfect 2-matching the closure starts from changes nothing it
+    deduces (an option lies in some, or in every, perfect 2-matching whichever
+    one is at hand); a near-perfect one spares most of the augmenting paths
+    that fill a matching from scratch on a big board. A witness left a
+    2-matching with cycles is not used: its cycles would pass into the
+    closure's matching, whose patching into a line is how the walker gets a
+    line back (:func:`completion_kept`).
+    """
     size = w.shape[1]
+    m = w[CM]
+    if w[_WITNESS_CTRL, MODE] != PATH:
+        for c in range(size):
+            m[c] = 0
+        return
+    mate = w[MATE]
     for c in range(size):
-        w[CM, c] = 0
+        m[c] = mate[c] & _free_options(w, c)
+    for c in range(size):
+        for d in range(4):
+            if (m[c] >> d) & 1 and not (m[nb[c, d]] >> (d ^ 1)) & 1:
+                m[c] &= ~(1 << d)
+
+
+@njit(cache=True)
+def _rounds(nb, colour, w, start, cells):
+    """The closure's rounds from the matching in ``w[CM]`` (:func:`closure_rounds`)."""
     for _ in range(MAX_ROUNDS):
         if not _connected(nb, w, start):
             cells[0] = start
@@ -314,12 +338,23 @@ def closure_rounds(nb, colour, w, start, cells):
 
 
 @njit(cache=True)
+def closure_rounds(nb, colour, w, start, cells):
+    """The matching, its filtering and connectedness, with the propagation, to a fixed point (or the round
+    limit) from the future lines in the work rows; 0, or how many ``cells`` show a contradiction."""
+    size = w.shape[1]
+    for c in range(size):
+        w[CM, c] = 0
+    return _rounds(nb, colour, w, start, cells)
+
+
+@njit(cache=True)
 def closure_after_move(nb, colour, w, head, d, cells):
     """From the state's fixed point in the work rows, the future lines after the move ``d``
     (:func:`labyrinth.rules._lines.after_move`), then the closure; 0, or how many ``cells`` refute the move."""
     k = _lines.after_move(nb, w, head, d, cells)
     if k == 0:
-        k = closure_rounds(nb, colour, w, head, cells)
+        _seed(nb, w)
+        k = _rounds(nb, colour, w, head, cells)
     return k
 
 
