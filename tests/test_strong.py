@@ -235,3 +235,21 @@ def test_the_closure_started_from_the_witness_refutes_exactly_what_it_refutes_fr
             compared += 1
             refuted += bin(verdicts[0][0]).count("1")
     assert compared > 500 and refuted > 50
+
+
+@pytest.mark.parametrize("n,walks", [(9, 300), (15, 100), (21, 40), (31, 6)])
+def test_strong_with_local_area_reach_walks_the_walks_of_the_global_reach(n, walks):
+    # strong's area rules analyse only steps that touch a wall or the line: what the global analysis adds, the
+    # closure after them refutes, so a seeded walk (which depends only on the open moves) is the same walk
+    from labyrinth.rules.closure import Closure
+    from labyrinth.rules.cshape import CShape
+    from labyrinth.rules.ruleset import RuleSet
+    from labyrinth.rules.sets import UNIVERSAL
+    strong = get_rule_set("strong")
+    assert {r.reach for r in strong.active if hasattr(r, "reach")} == {"local"}
+    wide = RuleSet("strong-global", [CShape(), matching.TwoMatching(), *(r("global") for r in UNIVERSAL[1:]),
+                                     Closure()], frozenset(), {"two-matching", "closure"}, sound=True)
+    start = State.from_moves(n, "")
+    ours, theirs = strong.runner(), wide.runner()
+    for i in range(walks):
+        assert ours.walk(start, 2027, i) == theirs.walk(start, 2027, i), (n, i)

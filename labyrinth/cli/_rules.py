@@ -205,7 +205,11 @@ def _set_notes(rules):
         else:
             out.append(f"note: the {len(specs)} pattern rules apply on {shown}")
     reaches = {getattr(r, "reach", None) for r in rules.active} - {None}
-    if reaches == {"local"}:
+    closure = any(r.name == "closure" for r in rules.active)
+    if reaches == {"local"} and closure:
+        out.append("note: area rules with local reach: a step is checked only where it touches a wall or the "
+                   "line; with the closure after them the walks are those of the global reach")
+    elif reaches == {"local"}:
         out.append("note: area rules with local reach: a step is checked only where it touches a wall or the "
                    "line (as in the study): much faster than global reach, and weaker (lets dead moves through)")
     elif reaches == {"global"}:
