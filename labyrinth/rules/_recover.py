@@ -123,7 +123,7 @@ def _pocket_witness(nb, colour, end, taken, head, free_count, w, cells):
         if nout < 2:
             continue
         if nout > POCKET_EDGES or abs(2 * ones - k) > 1:
-            if _opened(nb, colour, end, taken, head, free_count, w, cells, out_c, out_d, min(nout, OPEN_EDGES)):
+            if _opened(nb, colour, end, taken, head, free_count, w, cells, out_c, out_d, min(nout, OPEN_EDGES), saved):
                 return True
             continue
         for i in range(nout):
@@ -160,14 +160,14 @@ def _pocket_witness(nb, colour, end, taken, head, free_count, w, cells):
                 if _witness.mend(nb, end, taken, head, free_count, w) and _witness.is_line(
                         nb, end, taken, head, free_count, m, w):
                     return True
-        if _opened(nb, colour, end, taken, head, free_count, w, cells, out_c, out_d, min(nout, OPEN_EDGES)):
+        if _opened(nb, colour, end, taken, head, free_count, w, cells, out_c, out_d, min(nout, OPEN_EDGES), saved):
             return True
     m[:] = saved
     return False
 
 
 @njit(cache=True)
-def _opened(nb, colour, end, taken, head, free_count, w, cells, out_c, out_d, nout):
+def _opened(nb, colour, end, taken, head, free_count, w, cells, out_c, out_d, nout, mate):
     """A witness where a cycle's pocket has a wide neck: one edge out of the cycle's cells forced, closed, patched.
 
     Where the line's excursion through a pocket also takes cells of its
@@ -177,7 +177,9 @@ def _opened(nb, colour, end, taken, head, free_count, w, cells, out_c, out_d, no
     them, so it must leave them again: the cycle is opened, and the closure
     finds where (each of the first ``nout`` edges out tried in turn: a
     supposition, kept only if :func:`labyrinth.rules._twomatch.is_line`
-    accepts the line it patches into). True if one was found (in ``MATE``).
+    accepts the line it patches into). The closure's matching starts from
+    ``mate``, the 2-matching the mend left (:func:`labyrinth.rules.closure.seeded_rounds`),
+    so only the cycle's neighbourhood changes and little is left to mend. True if one was found (in ``MATE``).
     """
     size = taken.shape[0]
     m = w[_witness.MATE]
@@ -187,7 +189,7 @@ def _opened(nb, colour, end, taken, head, free_count, w, cells, out_c, out_d, no
             continue
         if _lines.force(nb, w, out_c[t], out_d[t], cells):
             continue
-        if _lines.propagate(nb, w, cells) or closure.closure_rounds(nb, colour, w, head, cells):
+        if _lines.propagate(nb, w, cells) or closure.seeded_rounds(nb, colour, w, head, cells, mate):
             continue
         for c in range(size):
             m[c] = w[closure.FRC, c] | w[closure.CM, c]

@@ -51,7 +51,7 @@ from labyrinth.rules.base import DISABLE, CompiledRule
 from labyrinth.rules.matching import ROWS as _MATCHING_ROWS
 
 __all__ = ["BASE", "CODE", "Closure", "ROWS", "closure_after_move", "closure_dead", "closure_masks", "closure_rounds",
-           "completion_kept", "flood"]
+           "completion_kept", "flood", "seed_matching", "seeded_rounds"]
 
 CODE = codes.CLOSURE
 #: first scratch row of the closure (after the two-matching's rows)
@@ -288,25 +288,18 @@ def _connected(nb, w, head):
 
 
 @njit(cache=True)
-def _seed(nb, w):
-    """Start the matching from the walker's witness when it is a line (after a move, a nearly perfect 2-matching
-    of what is left), else from nothing; the witness's one-sided edges are dropped.
+def seed_matching(nb, w, mate):
+    """Start the closure's matching from ``mate`` (a 2-matching as direction masks): its free options only,
+    its one-sided edges dropped.
 
     Which perfect 2-matching the closure starts from changes nothing it
     deduces (an option lies in some, or in every, perfect 2-matching whichever
     one is at hand); a near-perfect one spares most of the augmenting paths
-    that fill a matching from scratch on a big board. A witness left a
-    2-matching with cycles is not used: its cycles would pass into the
-    closure's matching, whose patching into a line is how the walker gets a
-    line back (:func:`completion_kept`).
+    that fill a matching from scratch on a big board, and its fixed point
+    patches into a line much like ``mate`` (:func:`completion_kept`).
     """
     size = w.shape[1]
     m = w[CM]
-    if w[_WITNESS_CTRL, MODE] != PATH:
-        for c in range(size):
-            m[c] = 0
-        return
-    mate = w[MATE]
     for c in range(size):
         m[c] = mate[c] & _free_options(w, c)
     for c in range(size):
@@ -338,6 +331,13 @@ def _rounds(nb, colour, w, start, cells):
 
 
 @njit(cache=True)
+def seeded_rounds(nb, colour, w, start, cells, mate):
+    """:func:`closure_rounds` with the matching started from ``mate`` (:func:`seed_matching`)."""
+    seed_matching(nb, w, mate)
+    return _rounds(nb, colour, w, start, cells)
+
+
+@njit(cache=True)
 def closure_rounds(nb, colour, w, start, cells):
     """The matching, its filtering and connectedness, with the propagation, to a fixed point (or the round
     limit) from the future lines in the work rows; 0, or how many ``cells`` show a contradiction."""
@@ -353,7 +353,14 @@ def closure_after_move(nb, colour, w, head, d, cells):
     (:func:`labyrinth.rules._lines.after_move`), then the closure; 0, or how many ``cells`` refute the move."""
     k = _lines.after_move(nb, w, head, d, cells)
     if k == 0:
-        _seed(nb, w)
+        # the walker's line, after the move, is nearly a perfect 2-matching; a witness left a 2-matching with
+        # cycles is not used: its cycles would pass into the closure's matching, whose patching into a line
+        # is how the walker gets a line back (completion_kept)
+        if w[_WITNESS_CTRL, MODE] == PATH:
+            seed_matching(nb, w, w[MATE])
+        else:
+            for c in range(w.shape[1]):
+                w[CM, c] = 0
         k = _rounds(nb, colour, w, head, cells)
     return k
 
