@@ -66,21 +66,51 @@ def _pocket_witness(nb, colour, end, taken, head, free_count, w, cells):
     :func:`labyrinth.rules._twomatch.is_line` accepts is kept), its fixed
     point patched into a line (:func:`labyrinth.rules._witness.mend`); where
     no pair does, or the cycle has too many edges out, it is opened
-    (:func:`_opened`). The closure's fixed point for the state must be in the work rows; ``MATE`` is
+    (:func:`_opened`). Where several cycles are left, each waits on the
+    others: an opening that takes one cycle into the line, others left, is
+    kept as the 2-matching the next round reads its cycles from (at most
+    :data:`POCKET_ROUNDS` rounds). The closure's fixed point for the state must be in the work rows; ``MATE`` is
     left as it was unless a line was found. True if one was.
     """
     size = taken.shape[0]
     m = w[_witness.MATE]
     saved = m.copy()
-    mark = _witness._onl_stamp(w)
-    _witness._line_piece(nb, head, w, mark)
-    onl = w[_witness.ONL]
+    best = m.copy()  # the 2-matching the cycles are read from: an opening that takes a cycle into the line betters it
     seen = np.zeros(size, dtype=np.bool_)
     pocket = np.empty(POCKET_CELLS + 1, dtype=np.int64)
     inp = np.zeros(size, dtype=np.bool_)
     out_c = np.empty(4 * POCKET_CELLS, dtype=np.int64)
     out_d = np.empty(4 * POCKET_CELLS, dtype=np.int64)
     _lines.keep(w)
+    for _ in range(POCKET_ROUNDS):
+        m[:] = best
+        mark = _witness._onl_stamp(w)
+        on_line = _witness._line_piece(nb, head, w, mark)
+        onl = w[_witness.ONL]
+        seen[:] = False
+        got = _pockets_once(nb, colour, end, taken, head, free_count, w, cells, best, on_line, onl, mark, seen, pocket,
+                            inp, out_c, out_d)
+        if got == _LINE:
+            return True
+        if got != _BETTER:
+            break
+        best[:] = m
+    m[:] = saved
+    return False
+
+
+#: what a try of :func:`_opened` or :func:`_pockets_once` gives: nothing, a 2-matching with more of it on the
+#: line (left in ``MATE``), a line
+_NOTHING, _BETTER, _LINE = 0, 1, 2
+#: rounds of :func:`_pocket_witness`: each starts from the 2-matching the last one bettered
+POCKET_ROUNDS = 4
+
+
+@njit(cache=True)
+def _pockets_once(nb, colour, end, taken, head, free_count, w, cells, best, on_line, onl, mark, seen, pocket, inp,
+                  out_c, out_d):
+    """One round of :func:`_pocket_witness` over the cycles of ``best``: ``_LINE``, ``_BETTER`` or ``_NOTHING``."""
+    size = taken.shape[0]
     tries = 0
     for a in range(size):
         if tries >= POCKET_TRIES:
@@ -91,7 +121,7 @@ def _pocket_witness(nb, colour, end, taken, head, free_count, w, cells):
         k = 0
         d = -1
         for e in range(4):
-            if (saved[a] >> e) & 1:
+            if (best[a] >> e) & 1:
                 d = e
                 break
         cur = a
@@ -101,7 +131,7 @@ def _pocket_witness(nb, colour, end, taken, head, free_count, w, cells):
                 pocket[k] = cur
             k += 1
             cur = nb[cur, d]
-            d = _twomatch.OTHER[4 * saved[cur] + (d ^ 1)]
+            d = _twomatch.OTHER[4 * best[cur] + (d ^ 1)]
         if k > POCKET_CELLS or cur != a:
             continue
         tries += 1
@@ -122,52 +152,61 @@ def _pocket_witness(nb, colour, end, taken, head, free_count, w, cells):
             ones += colour[pocket[i]] == 1
         if nout < 2:
             continue
-        if nout > POCKET_EDGES or abs(2 * ones - k) > 1:
-            if _opened(nb, colour, end, taken, head, free_count, w, cells, out_c, out_d, min(nout, OPEN_EDGES), saved):
+        if nout <= POCKET_EDGES and abs(2 * ones - k) <= 1:
+            if _entered_once(nb, colour, end, taken, head, free_count, w, cells, out_c, out_d, nout, k, ones):
+                return _LINE
+        got = _opened(nb, colour, end, taken, head, free_count, w, cells, out_c, out_d, min(nout, OPEN_EDGES), best,
+                      on_line)
+        if got != _NOTHING:
+            return got
+    return _NOTHING
+
+
+@njit(cache=True)
+def _entered_once(nb, colour, end, taken, head, free_count, w, cells, out_c, out_d, nout, k, ones):
+    """The pocket of ``k`` cells (``ones`` of colour 1) entered by one pair of its ``nout`` edges out, the others
+    dropped, closed and patched; True if a line was found (in ``MATE``)."""
+    size = taken.shape[0]
+    m = w[_witness.MATE]
+    for i in range(nout):
+        for j in range(i + 1, nout):
+            u = out_c[i]
+            v = out_c[j]
+            # one excursion through the pocket is a path from ``u`` to ``v`` through all its cells: on the
+            # grid its ends differ in colour if it has as many cells of each, else both are of the larger one
+            if u == v:
+                continue
+            if 2 * ones == k:
+                if colour[u] == colour[v]:
+                    continue
+            elif colour[u] != colour[v] or (colour[u] == 1) != (2 * ones > k):
+                continue
+            _lines.restore(w)
+            bad = False
+            for t in range(nout):
+                if t != i and t != j:
+                    if (w[closure.FRC, out_c[t]] >> out_d[t]) & 1:
+                        bad = True
+                        break
+                    _lines.remove(nb, w, out_c[t], out_d[t])
+            if bad:
+                continue
+            if not (w[closure.FRC, out_c[i]] >> out_d[i]) & 1 and _lines.force(nb, w, out_c[i], out_d[i], cells):
+                continue
+            if not (w[closure.FRC, out_c[j]] >> out_d[j]) & 1 and _lines.force(nb, w, out_c[j], out_d[j], cells):
+                continue
+            if _lines.propagate(nb, w, cells) or closure.closure_rounds(nb, colour, w, head, cells):
+                continue
+            for c in range(size):
+                m[c] = w[closure.FRC, c] | w[closure.CM, c]
+            if _witness.mend(nb, end, taken, head, free_count, w) and _witness.is_line(
+                    nb, end, taken, head, free_count, m, w):
                 return True
-            continue
-        for i in range(nout):
-            for j in range(i + 1, nout):
-                u = out_c[i]
-                v = out_c[j]
-                # one excursion through the pocket is a path from ``u`` to ``v`` through all its cells: on the
-                # grid its ends differ in colour if it has as many cells of each, else both are of the larger one
-                if u == v:
-                    continue
-                if 2 * ones == k:
-                    if colour[u] == colour[v]:
-                        continue
-                elif colour[u] != colour[v] or (colour[u] == 1) != (2 * ones > k):
-                    continue
-                _lines.restore(w)
-                bad = False
-                for t in range(nout):
-                    if t != i and t != j:
-                        if (w[closure.FRC, out_c[t]] >> out_d[t]) & 1:
-                            bad = True
-                            break
-                        _lines.remove(nb, w, out_c[t], out_d[t])
-                if bad:
-                    continue
-                if not (w[closure.FRC, out_c[i]] >> out_d[i]) & 1 and _lines.force(nb, w, out_c[i], out_d[i], cells):
-                    continue
-                if not (w[closure.FRC, out_c[j]] >> out_d[j]) & 1 and _lines.force(nb, w, out_c[j], out_d[j], cells):
-                    continue
-                if _lines.propagate(nb, w, cells) or closure.closure_rounds(nb, colour, w, head, cells):
-                    continue
-                for c in range(size):
-                    m[c] = w[closure.FRC, c] | w[closure.CM, c]
-                if _witness.mend(nb, end, taken, head, free_count, w) and _witness.is_line(
-                        nb, end, taken, head, free_count, m, w):
-                    return True
-        if _opened(nb, colour, end, taken, head, free_count, w, cells, out_c, out_d, min(nout, OPEN_EDGES), saved):
-            return True
-    m[:] = saved
     return False
 
 
 @njit(cache=True)
-def _opened(nb, colour, end, taken, head, free_count, w, cells, out_c, out_d, nout, mate):
+def _opened(nb, colour, end, taken, head, free_count, w, cells, out_c, out_d, nout, mate, on_line):
     """A witness where a cycle's pocket has a wide neck: one edge out of the cycle's cells forced, closed, patched.
 
     Where the line's excursion through a pocket also takes cells of its
@@ -179,7 +218,10 @@ def _opened(nb, colour, end, taken, head, free_count, w, cells, out_c, out_d, no
     supposition, kept only if :func:`labyrinth.rules._twomatch.is_line`
     accepts the line it patches into). The closure's matching starts from
     ``mate``, the 2-matching the mend left (:func:`labyrinth.rules.closure.seeded_rounds`),
-    so only the cycle's neighbourhood changes and little is left to mend. True if one was found (in ``MATE``).
+    so only the cycle's neighbourhood changes and little is left to mend.
+    ``_LINE`` if a line was found (in ``MATE``); else ``_BETTER`` if a try left
+    a 2-matching whose line holds more than ``on_line`` cells (in ``MATE``:
+    the cycle taken in, others left, which the next round takes on), else ``_NOTHING``.
     """
     size = taken.shape[0]
     m = w[_witness.MATE]
@@ -193,7 +235,9 @@ def _opened(nb, colour, end, taken, head, free_count, w, cells, out_c, out_d, no
             continue
         for c in range(size):
             m[c] = w[closure.FRC, c] | w[closure.CM, c]
-        if _witness.mend(nb, end, taken, head, free_count, w) and _witness.is_line(
-                nb, end, taken, head, free_count, m, w):
-            return True
-    return False
+        if _witness.mend(nb, end, taken, head, free_count, w):
+            if _witness.is_line(nb, end, taken, head, free_count, m, w):
+                return _LINE
+        elif _witness._line_piece(nb, head, w, _witness._onl_stamp(w)) > on_line:
+            return _BETTER
+    return _NOTHING
