@@ -72,24 +72,13 @@ def _pocket_witness(nb, colour, end, taken, head, free_count, w, cells):
     :data:`POCKET_ROUNDS` rounds). The closure's fixed point for the state must be in the work rows; ``MATE`` is
     left as it was unless a line was found. True if one was.
     """
-    size = taken.shape[0]
     m = w[_witness.MATE]
     saved = m.copy()
     best = m.copy()  # the 2-matching the cycles are read from: an opening that takes a cycle into the line betters it
-    seen = np.zeros(size, dtype=np.bool_)
-    pocket = np.empty(POCKET_CELLS + 1, dtype=np.int64)
-    inp = np.zeros(size, dtype=np.bool_)
-    out_c = np.empty(4 * POCKET_CELLS, dtype=np.int64)
-    out_d = np.empty(4 * POCKET_CELLS, dtype=np.int64)
     _lines.keep(w)
     for _ in range(POCKET_ROUNDS):
         m[:] = best
-        mark = _witness._onl_stamp(w)
-        on_line = _witness._line_piece(nb, head, w, mark)
-        onl = w[_witness.ONL]
-        seen[:] = False
-        got = _pockets_once(nb, colour, end, taken, head, free_count, w, cells, best, on_line, onl, mark, seen, pocket,
-                            inp, out_c, out_d)
+        got = _pockets_once(nb, colour, end, taken, head, free_count, w, cells, best)
         if got == _LINE:
             return True
         if got != _BETTER:
@@ -107,10 +96,18 @@ POCKET_ROUNDS = 4
 
 
 @njit(cache=True)
-def _pockets_once(nb, colour, end, taken, head, free_count, w, cells, best, on_line, onl, mark, seen, pocket, inp,
-                  out_c, out_d):
-    """One round of :func:`_pocket_witness` over the cycles of ``best``: ``_LINE``, ``_BETTER`` or ``_NOTHING``."""
+def _pockets_once(nb, colour, end, taken, head, free_count, w, cells, best):
+    """One round of :func:`_pocket_witness` over the cycles of ``best`` (also in ``MATE``): ``_LINE``, ``_BETTER``
+    or ``_NOTHING``."""
     size = taken.shape[0]
+    mark = _witness._onl_stamp(w)
+    on_line = _witness._line_piece(nb, head, w, mark)
+    onl = w[_witness.ONL]
+    seen = np.zeros(size, dtype=np.bool_)
+    pocket = np.empty(POCKET_CELLS + 1, dtype=np.int64)
+    inp = np.zeros(size, dtype=np.bool_)
+    out_c = np.empty(4 * POCKET_CELLS, dtype=np.int64)
+    out_d = np.empty(4 * POCKET_CELLS, dtype=np.int64)
     tries = 0
     for a in range(size):
         if tries >= POCKET_TRIES:
