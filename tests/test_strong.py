@@ -102,22 +102,26 @@ def test_a_rule_added_to_strong_keeps_what_strong_switches_on_and_never_makes_it
     assert compared > 200
 
 
-def test_a_small_cycle_the_mend_leaves_is_entered_once_and_the_line_checks():
-    # walk 10 of seed 2026 on 61x61, 196 steps in: the repair leaves a 2-matching that neither the mend nor the
-    # closure's fixed point mended makes a line; the pocket entered once does (_recover._pocket_witness)
-    from labyrinth.rules import _recover, _repair, _twomatch, _witness, closure
+def _strong_walked(n, index, steps):
+    """Walk ``index`` of seed 2026 of the compiled `strong` walker, ``steps`` steps in on the n x n board:
+    ``(nb, colour, end, taken, head, free, scratch)``."""
     from labyrinth.rules.walks import _run_arrays, walk_seed, walk_steps
-    n = 61
     p = get_rule_set("strong").runner().program
     board = State.from_moves(n, "").board
     taken = np.zeros(board.size, np.uint8)
     taken[0] = 1
     path = np.zeros(board.size, np.int32)
     arrays, w = _run_arrays(p, board), Tables.of(board).scratch()
-    nb, colour, end = arrays[1], arrays[2], arrays[4]
-    length, _, _ = walk_steps(*arrays, taken, path, 1, np.uint64(walk_seed(2026, 10)), w, p.area, p.window, p.trig,
-                              p.ntrig, 196, True)
-    head, free = int(path[length - 1]), board.size - length
+    length, _, _ = walk_steps(*arrays, taken, path, 1, np.uint64(walk_seed(2026, index)), w, p.area, p.window,
+                              p.trig, p.ntrig, steps, True)
+    return arrays[1], arrays[2], arrays[4], taken, int(path[length - 1]), board.size - length, w
+
+
+def test_a_small_cycle_the_mend_leaves_is_entered_once_and_the_line_checks():
+    # walk 10 of seed 2026 on 61x61, 196 steps in: the repair leaves a 2-matching that neither the mend nor the
+    # closure's fixed point mended makes a line; the pocket entered once does (_recover._pocket_witness)
+    from labyrinth.rules import _recover, _repair, _twomatch, _witness, closure
+    nb, colour, end, taken, head, free, w = _strong_walked(61, 10, 196)
     assert _witness.sync(nb, colour, end, taken, head, free, w) == _repair.MATCHING
     old = w.copy()
     assert closure.closure_dead(nb, colour, end, taken, head, free, old, np.zeros(4, np.int64)) == 0
@@ -168,18 +172,7 @@ def test_a_pocket_with_a_wide_neck_is_opened_and_the_line_checks():
     # neck the line's excursion also takes, so no pair of edges out of the cycle bounds it; one edge out forced
     # opens it (_recover._opened), and the closure's fixed point then patches into a line
     from labyrinth.rules import _recover, _repair, _twomatch, _witness, closure
-    from labyrinth.rules.walks import _run_arrays, walk_seed, walk_steps
-    n = 101
-    p = get_rule_set("strong").runner().program
-    board = State.from_moves(n, "").board
-    taken = np.zeros(board.size, np.uint8)
-    taken[0] = 1
-    path = np.zeros(board.size, np.int32)
-    arrays, w = _run_arrays(p, board), Tables.of(board).scratch()
-    nb, colour, end = arrays[1], arrays[2], arrays[4]
-    length, _, _ = walk_steps(*arrays, taken, path, 1, np.uint64(walk_seed(2026, 7)), w, p.area, p.window, p.trig,
-                              p.ntrig, 4159, True)
-    head, free = int(path[length - 1]), board.size - length
+    nb, colour, end, taken, head, free, w = _strong_walked(101, 7, 4159)
     assert _witness.sync(nb, colour, end, taken, head, free, w) == _repair.MATCHING
     old = w.copy()
     assert closure.closure_dead(nb, colour, end, taken, head, free, old, np.zeros(4, np.int64)) == 0
