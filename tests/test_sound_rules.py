@@ -12,13 +12,14 @@ from labyrinth.rules import get_rule_set
 from labyrinth.rules.closure import Closure
 from labyrinth.rules.cut import CutCondition
 from labyrinth.rules.exact_areas import ExactAreas
+from labyrinth.rules.gates import GatedAreas
 from labyrinth.rules.matching import TwoMatching
 from labyrinth.rules.probe import HeadProbe
 from oracle import get_oracle
 
 
 @pytest.mark.parametrize(("rule", "at_least"), [(Closure(), 1000), (ExactAreas(), 1000), (TwoMatching(), 50), (HeadProbe(), 1000),
-                                               (HeadProbe(3), 1000), (CutCondition(), 1000)],
+                                               (HeadProbe(3), 1000), (CutCondition(), 1000), (GatedAreas(), 1000)],
                          ids=lambda x: getattr(x, "name", str(x)))
 def test_the_rule_never_closes_a_live_move_on_any_5x5_state(rule, at_least):
     closed = 0
@@ -35,6 +36,7 @@ def test_the_rule_never_closes_a_live_move_on_any_5x5_state(rule, at_least):
 RANDOM_CASES = [
     *[(Closure(), (n,), ("none", "universal"), 25 if n < 11 else 10, 31, 2, False) for n in (7, 9, 11)],
     (ExactAreas(), (7, 9, 11, 13), ("universal",), 15, 123, 1, True),
+    (GatedAreas(), (7, 9, 11), ("universal",), 6, 321, 2, True),
     *[(TwoMatching(), (n,), ("universal",), 40, 90, 3, False) for n in (7, 9)],
     *[(CutCondition(), (n,), ("none", "universal"), 20 if n < 11 else 8, 40, 2, False) for n in (7, 9, 11)],
 ]

@@ -48,7 +48,7 @@ class Walk:
 
 
 def _runner(rules):
-    return rules.runner() if rules.compiled() else None
+    return rules.runner() if rules.walkable() else None
 
 
 def random_walk(n, rules, seed, start=None, index=0):
@@ -345,11 +345,11 @@ def walk_statistics(n, rules, runs, seed, cap=100, progress=None, jobs=1):
 
     Run ``r`` uses the walks numbered ``r * 2**32, r * 2**32 + 1, ...`` of the
     seed, so every run is reproducible on its own, and ``jobs`` worker
-    processes (compiled rule sets only) give the same figures as one.
+    processes (rule sets the compiled walker takes) give the same figures as one.
     ``progress(r)`` is called with the number of runs done.
     """
     t0 = time.perf_counter()
-    if jobs > 1 and rules.compiled() and runs > 1:
+    if jobs > 1 and rules.walkable() and runs > 1:
         samples, walks = _parallel_runs(n, rules, runs, seed, cap, progress, jobs)
     else:
         samples, walks = [], 0

@@ -13,10 +13,12 @@
   :mod:`~labyrinth.rules.codes`: the one table of the compiled rules' codes;
 * whole-board rules that stay sound by construction:
   :mod:`~labyrinth.rules.matching` (two-matching), :mod:`~labyrinth.rules.closure`,
-  :mod:`~labyrinth.rules.exact_areas`, and the window relaxation
-  :mod:`~labyrinth.rules.window` (``window:R``);
+  :mod:`~labyrinth.rules.exact_areas`, the window relaxation
+  :mod:`~labyrinth.rules.window` (``window:R``), and
+  :mod:`~labyrinth.rules.gates` (areas between gates decided by CP-SAT, the
+  compiled walker pausing for it);
 * :mod:`~labyrinth.rules.sets`: the named sets ``default``, ``fast``,
-  ``universal``, ``strong``, ``none`` and ``oracle``;
+  ``universal``, ``strong`` to ``strong++++``, ``none`` and ``oracle``;
 * the rules of an external engine (``engine:COMMAND``) are a family of rule
   sets that :mod:`labyrinth.engine_protocol` registers (:func:`register_family`).
 """
@@ -27,6 +29,7 @@ from labyrinth.rules.closure import Closure
 from labyrinth.rules.cshape import CShape
 from labyrinth.rules.exact_areas import ExactAreas
 from labyrinth.rules.future import FutureLines, Lines, future_lines
+from labyrinth.rules.gates import GatedAreas
 from labyrinth.rules.language import PatternSpec, load_rules, parse_rules
 from labyrinth.rules.matching import TwoMatching
 from labyrinth.rules.patterns import PatternRule
@@ -57,6 +60,7 @@ __all__ = [
     "Effect",
     "ExactAreas",
     "FutureLines",
+    "GatedAreas",
     "LIBRARY",
     "Lines",
     "NearBorder",

@@ -38,8 +38,8 @@ from labyrinth.rules._twomatch import (
     swap_square,
 )
 
-__all__ = ["BASE", "BUF", "CTRL", "KDIR", "KVER", "LAB", "MATE", "ONL", "ROWS", "TK", "degrees", "patch", "read", "retrace",
-           "successor"]
+__all__ = ["ASK", "BASE", "BUF", "CTRL", "KDIR", "KVER", "LAB", "MATE", "ONL", "OUT_CLOSED", "OUT_OPEN", "PENDING",
+           "ROWS", "TK", "degrees", "patch", "read", "retrace", "successor"]
 
 #: first scratch row of the witness (after the re-routing's rows)
 BASE = _REROUTE_ROWS
@@ -54,6 +54,10 @@ RVER = 12  # .. 15
 #: the move whose line the closure left in ``BUF`` (:func:`labyrinth.rules.closure.closure_masks` proved it live by
 #: one), and the witness's version then: the walker taking that move installs it (:func:`labyrinth.rules._witness.sync`)
 KDIR, KVER = 16, 17
+#: a pausing walk (:class:`labyrinth.rules.walks.PausingRunner`): nonzero when the walker stops at a move no rule proved
+#: live, to have it checked outside (``ASK``); the moves checked outside at this state, closed and left open; the
+#: move the walker stopped at (boards of at least 5 x 5: the row has ``n * n`` columns)
+ASK, OUT_CLOSED, OUT_OPEN, PENDING = 18, 19, 20, 21
 #: ``CTRL[MODE]``: no 2-matching known (the state has none, or nothing was built yet), a perfect 2-matching, a line
 NONE, MATCHING, PATH = 0, 1, 2
 #: verdicts of a repair

@@ -160,8 +160,12 @@ class RuleSetBase:
         raise TypeError(f"rule set {self.name!r} has rules without a kernel")
 
     def runner(self):
-        """The compiled walker (:class:`labyrinth.rules.walks.Runner`); only for a :meth:`compiled` set."""
+        """The compiled walker (:class:`labyrinth.rules.walks.Runner`); only for a :meth:`walkable` set."""
         raise TypeError(f"rule set {self.name!r} has rules without a kernel")
+
+    def walkable(self):
+        """True when the compiled walker (:meth:`runner`) takes this set's random walks."""
+        return self.compiled()
 
     def start(self):
         """Get ready to answer (an external engine starts, so that a bad command fails before any work)."""

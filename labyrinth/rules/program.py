@@ -13,7 +13,7 @@ from numba import njit
 
 from labyrinth.engine.graph import CULPRIT
 from labyrinth.engine.board import MOVES
-from labyrinth.rules import _recover, _witness, areas, codes
+from labyrinth.rules import _recover, _repair, _witness, areas, codes
 from labyrinth.rules._lines import lines_masks
 from labyrinth.rules._random import GOLDEN as _GOLDEN, mix as _mix
 from labyrinth.rules.areas import area_verdict
@@ -40,6 +40,8 @@ from labyrinth.rules.window import window_masks
 __all__ = ["Program", "attribute", "choose", "decide", "rule_effects", "rule_masks"]
 
 _UNKNOWN = -100
+#: the bit of :func:`_ask`'s answer that says a rule forced the move (the state has no other way on)
+_FORCED = 1 << 16
 MAX_TRIGGERS = 64
 
 
@@ -180,7 +182,7 @@ def decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
     """
     free = _prepare(order, nb, colour, end, taken, head, free_count, scratch, area, window)
     return _ask(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window, trig, ntrig,
-                free)
+                free) & 15
 
 
 @njit(cache=True, inline="always")
@@ -225,14 +227,20 @@ def choose(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
         rng += _GOLDEN
         return _nth(mask, int(_mix(rng) % np.uint64(_count(mask)))), rng
     free = _prepare(order, nb, colour, end, taken, head, free_count, scratch, area, window)
-    known = 0  # moves whose verdict is known
+    entry = rng
+    # a pausing walk: moves checked outside at this state (closed, or left open), and whether to stop at the others
+    ctrl = _repair.CTRL
+    outside = scratch[ctrl, _repair.ASK] != 0
+    known = scratch[ctrl, _repair.OUT_CLOSED] if outside else 0  # moves whose verdict is known
     opened = 0
+    live = scratch[ctrl, _repair.OUT_OPEN] if outside else 0  # moves no outside check has to see
     if order[0] == codes.CSHAPE:
         forced = cshape(nb, end, taken, head, trig, ntrig) & free
         if forced:
             # the study's C-shape: one forced move is the only open one, two leave none
             known = free
             opened = forced if forced & (forced - 1) == 0 else 0
+            live = opened  # forced: as after a rule's force, no outside check
     cand = free
     while cand:
         rng += _GOLDEN
@@ -240,9 +248,18 @@ def choose(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
         bit = 1 << d
         if not known & bit:
             known |= bit
-            opened |= _ask(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window,
-                           trig, ntrig, bit)
+            got = _ask(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window,
+                       trig, ntrig, bit)
+            opened |= got & 15
+            live |= (got >> 8) & 15
+            if got & _FORCED:
+                live |= got & 15  # a forced move needs no outside check: dead, it leaves the state as dead as it was
         if opened & bit:
+            if outside and not live & bit:
+                # open, not forced, and no rule proved it live: the walker stops here to have it checked outside,
+                # and draws again from the same random state once the verdict is in (the same walk)
+                scratch[ctrl, _repair.PENDING] = d
+                return -2, entry
             return d, rng
         cand &= ~bit
     return -1, rng
@@ -250,7 +267,8 @@ def choose(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
 
 @njit(cache=True)
 def _ask(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window, trig, ntrig, free):
-    """The rules in ``order`` asked about the moves ``free`` at a prepared state: the open ones' mask.
+    """The rules in ``order`` asked about the moves ``free`` at a prepared state: the open ones' mask (bits 0-3),
+    those of them a certifying rule proved live (bits 8-11), and :data:`_FORCED` when a rule forced the move.
 
     A rule is asked only about the moves still open and not proven live (a
     certifying rule found a completion: no other rule is asked about them).
@@ -286,8 +304,8 @@ def _ask(order, nb, colour, n, end, taken, head, heading, free_count, scratch, a
     if forced:
         if forced & (forced - 1):
             return 0
-        return open_ & forced
-    return open_
+        return (open_ & forced) | ((live & open_ & forced) << 8) | _FORCED
+    return open_ | ((live & open_) << 8)
 
 
 @njit(cache=True)

@@ -54,8 +54,21 @@ class RuleSet(RuleSetBase):
         return self._program
 
     def runner(self):
-        """The compiled walker of this set (random walks, runs, enumeration): :class:`labyrinth.rules.walks.Runner`."""
+        """The compiled walker of this set (random walks, runs, enumeration): :class:`labyrinth.rules.walks.Runner`;
+        for a sound set whose only rules without a kernel pause the walker (:meth:`walkable`),
+        :class:`labyrinth.rules.walks.PausingRunner`."""
+        if not self.compiled() and self.walkable():
+            kernels = [r for r in self.active if isinstance(r, CompiledRule)]
+            return walks.PausingRunner(Program(kernels, certify=self.sound),
+                                       [r for r in self.active if not isinstance(r, CompiledRule)])
         return walks.Runner(self.program())
+
+    def walkable(self):
+        """True when the compiled walker takes this set's random walks: every active rule has a kernel, or the
+        set is sound and the rules without one pause the walker (``pauses``: :mod:`labyrinth.rules.gates`)."""
+        if self.compiled():
+            return True
+        return self.sound and all(isinstance(r, CompiledRule) or getattr(r, "pauses", False) for r in self.active)
 
     def decide(self, state):
         """Each active rule asked in order, in Python: the open moves, and the rules that closed the rest."""

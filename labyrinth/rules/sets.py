@@ -1,5 +1,5 @@
-"""Named rule sets: ``default``, ``fast``, ``universal``, ``strong``, ``strong+``, ``strong++``, ``strong+++``, ``none``
-and ``oracle``.
+"""Named rule sets: ``default``, ``fast``, ``universal``, ``strong``, ``strong+`` to ``strong++++``, ``none`` and
+``oracle``.
 
 * ``universal``: the study's universal rules, in the order the study checks
   them (C-shape first: if it fires, nothing else is asked);
@@ -18,10 +18,13 @@ and ``oracle``.
   each way on from the far end of the line supposed and closed, and again
   from there, twice;
 * ``strong+++``: ``strong++`` with the cut rule (:mod:`labyrinth.rules.cut`:
-  bridges and two-edge cuts of the closure's options); the strongest sound set;
+  bridges and two-edge cuts of the closure's options); the strongest set in numba;
+* ``strong++++``: ``strong+++`` with the gates (:mod:`labyrinth.rules.gates`:
+  the areas between single-cell gates decided exactly by CP-SAT, at the few
+  moves no rule proved live); the strongest sound set;
 * ``none``: every free neighbour is open;
 * every set but ``none`` and ``oracle`` ends with the optional rules
-  ``future-lines``, ``two-matching``, ``closure``, ``exact-areas``, ``probe`` and ``cut``, off
+  ``future-lines``, ``two-matching``, ``closure``, ``exact-areas``, ``probe``, ``cut`` and ``gates``, off
   unless switched on (``on=["future-lines"]``); ``on=["window:3"]`` adds the
   window rule of radius 3 (:mod:`labyrinth.rules.window`), ``on=["probe:2"]``
   the probe two levels deep;
@@ -45,6 +48,7 @@ from labyrinth.rules.cshape import CShape
 from labyrinth.rules.cut import CutCondition
 from labyrinth.rules.exact_areas import ExactAreas
 from labyrinth.rules.future import FutureLines
+from labyrinth.rules.gates import GatedAreas
 from labyrinth.rules.language import load_rules
 from labyrinth.rules.matching import TwoMatching
 from labyrinth.rules.patterns import PatternRule
@@ -72,7 +76,7 @@ def register_family(prefix, factory):
 UNIVERSAL = (CShape, NearBorder, OlderLine, CountArea, ColourImbalance)
 #: the optional rules every set but ``none`` and ``oracle`` ends with, off unless switched on (``--on NAME``):
 #: **a new rule registers here** (one line); ``--on``'s help and the name checks read this tuple
-OPTIONAL = (FutureLines, TwoMatching, Closure, ExactAreas, HeadProbe, CutCondition)
+OPTIONAL = (FutureLines, TwoMatching, Closure, ExactAreas, HeadProbe, CutCondition, GatedAreas)
 #: the folder of the shipped pattern rules
 LIBRARY = pathlib.Path(__file__).with_name("library")
 
@@ -134,8 +138,10 @@ def _optional():
 def on_names():
     """What ``--on`` takes, in words: the optional rules' names, then ``window:R`` and ``probe:K``.
 
-    >>> on_names()
-    'future-lines, two-matching, closure, exact-areas, probe, cut, window:R with R from 1 to 5, probe:K with K from 2 to 4'
+    >>> on_names()[:62]
+    'future-lines, two-matching, closure, exact-areas, probe, cut, '
+    >>> on_names()[62:]
+    'gates, window:R with R from 1 to 5, probe:K with K from 2 to 4'
     """
     return ", ".join([r.name for r in _optional()] + [f"{WINDOW_PREFIX}R with R from 1 to {MAX_RADIUS}",
                                                       f"{PROBE_PREFIX}K with K from 2 to {MAX_DEPTH}"])
@@ -156,7 +162,7 @@ def _fast(off, on):
 def _strong(off, on):
     """Sound rules only: the universal rules, the two-matching (which also proves moves live), the closure."""
     rules = [CShape(), TwoMatching(), *(r("local") for r in UNIVERSAL[1:]), Closure(), FutureLines(), ExactAreas(),
-             HeadProbe(), CutCondition()]
+             HeadProbe(), CutCondition(), GatedAreas()]
     on = set(on) | {"two-matching", "closure"}
     return RuleSet("strong", rules, off, on, sound=True)
 
@@ -196,8 +202,17 @@ def _strong_plus_plus_plus(off, on):
     return rules
 
 
+def _strong_plus_plus_plus_plus(off, on):
+    """``strong+++`` with the gates (:mod:`labyrinth.rules.gates`): the areas between single-cell gates decided
+    exactly by CP-SAT where no rule proved a move live; sound, and the strongest set."""
+    rules = _strong_plus_plus_plus(off, set(on) | {"gates"})
+    rules.name = "strong++++"
+    return rules
+
+
 RULE_SETS = {"default": _default, "fast": _fast, "universal": _universal, "strong": _strong, "strong+": _strong_plus,
-             "strong++": _strong_plus_plus, "strong+++": _strong_plus_plus_plus, "none": _none, "oracle": _oracle}
+             "strong++": _strong_plus_plus, "strong+++": _strong_plus_plus_plus,
+             "strong++++": _strong_plus_plus_plus_plus, "none": _none, "oracle": _oracle}
 
 
 def builtin_names():

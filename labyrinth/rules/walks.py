@@ -22,15 +22,18 @@ from labyrinth.rules.areas import (
 )
 from labyrinth.rules.frame import LEFT_DIR, RIGHT_DIR, Tables
 from labyrinth.rules._random import walk_seed
+from labyrinth.rules._repair import ASK, CTRL, OUT_CLOSED, OUT_OPEN, PENDING
 from labyrinth.rules.program import choose, decide
 
-__all__ = ["COMPLETE", "RUNNING", "SLICED_CELLS", "SLICE_STEPS", "STUCK", "Runner", "enumerate_chunk", "random_walk",
-           "runs_until_stuck", "walk_seed", "walk_steps"]
+__all__ = ["COMPLETE", "PAUSED", "PausingRunner", "RUNNING", "SLICED_CELLS", "SLICE_STEPS", "STUCK", "Runner",
+           "enumerate_chunk", "random_walk", "runs_until_stuck", "walk_seed", "walk_steps"]
 
 COMPLETE = 1
 STUCK = 0
 #: a walk cut short by its step budget (:func:`walk_steps`), to go on
 RUNNING = 2
+#: a pausing walk stopped at a move for an outside check (:class:`PausingRunner`), to go on once it is in
+PAUSED = 3
 #: steps a compiled walk takes per call on boards past :data:`SLICED_CELLS` cells: a stop signal is seen between
 #: calls, so a stop waits for at most this many steps (a step of a dead 101x101 state costs up to tens of ms)
 SLICE_STEPS = 32
@@ -56,7 +59,11 @@ def walk_steps(order, nb, colour, n, end, pat, taken, path, length, rng, scratch
     ``taken``, that state, the same ``scratch`` and ``first`` False goes on
     with the same walk: the area rules' bookkeeping of cut cells is carried
     over as it stands (started afresh only when ``first``), so the walk
-    decides every state as one call would. A walk given up while running
+    decides every state as one call would. The outcome :data:`PAUSED`: a
+    pausing walk (``scratch[CTRL, ASK]`` set) stopped at a move no rule proved
+    live (``scratch[CTRL, PENDING]``), the random state the one before its
+    draw; the caller checks the move, records it in ``scratch[CTRL, OUT_CLOSED]``
+    or ``OUT_OPEN`` and calls again. A walk given up while running
     must end the bookkeeping (:func:`labyrinth.rules.areas.track_stop`).
     """
     size = n * n
@@ -75,9 +82,13 @@ def walk_steps(order, nb, colour, n, end, pat, taken, path, length, rng, scratch
             return length, RUNNING, state
         d, state = choose(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window,
                           trig, ntrig, state)
+        if d == -2:
+            return length, PAUSED, state
         if d < 0:
             track_stop(area)
             return length, STUCK, state
+        scratch[CTRL, OUT_CLOSED] = 0
+        scratch[CTRL, OUT_OPEN] = 0
         head = track_step(nb, colour, n, end, taken, head, d, free_count - 1, area, scratch)
         heading = d
         path[length] = head
@@ -329,3 +340,71 @@ class Runner:
             progress(int(counters[0]))
         stuck_path = first[: counters[3]].tolist() if counters[3] else None
         return int(counters[0]), int(counters[1]), int(counters[2]), stuck_path
+
+
+class PausingRunner(Runner):
+    """The compiled walker of a sound set with *pausing* rules (no numba kernel: :mod:`labyrinth.rules.gates`).
+
+    The walk runs in numba and stops at a move it would take that no rule of
+    the compiled part proved live (:func:`labyrinth.rules.program.choose`);
+    each pausing rule's ``move_dead(nb, end, taken, head, d)`` is asked about
+    it here, the verdict recorded, and the walk goes on from the same random
+    state: the walk the rule set decided in Python takes
+    (:func:`labyrinth.engine.walker.random_walk`). Runs of walks take each
+    walk this way (never one numba call a run). Enumeration needs the whole
+    set in numba: the Python walker does it.
+    """
+
+    def __init__(self, program, pausing):
+        super().__init__(program)
+        self.pausing = tuple(pausing)
+        #: outside checks asked and moves they closed, over this runner's walks
+        self.asked = 0
+        self.closed = 0
+
+    def _walk(self, board, taken, line, seed, index):
+        p = self.program
+        taken = np.array(taken, dtype=np.uint8)
+        path = np.empty(board.size, dtype=np.int32)
+        path[: len(line)] = line
+        arrays, t = _run_arrays(p, board), Tables.of(board)
+        scratch = t.scratch()
+        if scratch.shape[1] <= PENDING:
+            raise ValueError(f"a pausing walk needs a board of at least 5x5, not {board.n}x{board.n}")
+        scratch[CTRL, ASK] = 1
+        nb = np.asarray(t.nb, dtype=np.int64)
+        budget = SLICE_STEPS if board.size > SLICED_CELLS else -1
+        length, outcome, rng = len(line), RUNNING, np.uint64(walk_seed(seed, index))
+        first = True
+        try:
+            while outcome in (RUNNING, PAUSED):
+                length, outcome, rng = walk_steps(*arrays, taken, path, length, np.uint64(rng), scratch, p.area,
+                                                  p.window, p.trig, p.ntrig, budget, first)
+                first = False
+                if outcome == PAUSED:
+                    d = int(scratch[CTRL, PENDING])
+                    head = int(path[length - 1])
+                    self.asked += 1
+                    if any(rule.move_dead(nb, int(t.end), taken, head, d) for rule in self.pausing):
+                        self.closed += 1
+                        scratch[CTRL, OUT_CLOSED] |= 1 << d
+                    else:
+                        scratch[CTRL, OUT_OPEN] |= 1 << d
+        finally:
+            if outcome in (RUNNING, PAUSED):  # given up between slices (a stop): the rule kernels' bookkeeping ends
+                track_stop(p.area)
+        return path[:length].tolist(), outcome
+
+    def runs_until_stuck(self, board, seed, first_walk, cap):
+        """Completed walks before the first stuck one, from walk ``first_walk`` on: ``(completed, run)``."""
+        empty = np.zeros(board.size, dtype=np.uint8)
+        empty[0] = 1
+        done = 0
+        while done < cap:
+            if self._walk(board, empty, [0], seed, first_walk + done)[1] != COMPLETE:
+                return done, done + 1
+            done += 1
+        return done, done
+
+    def enumerate(self, start, progress=None, chunk=200_000):
+        raise TypeError("a rule set with pausing rules enumerates in Python (labyrinth.engine.walker)")
