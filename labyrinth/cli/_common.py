@@ -56,7 +56,9 @@ def family_subparsers(family, dest):
 RULES_HELP = ("rule set: default (universal rules + size-specific patterns), fast (the same, local area analysis), "
               "universal, strong (sound rules only: universal + two-matching + closure), strong+ (strong + the probe: "
               "the closure tried on each way on from the cell a move enters), strong++ (strong + the probe three "
-              "levels deep), strong+++ (strong++ + the cut rule: the strongest sound set), none, oracle (the perfect "
+              "levels deep), strong+++ (strong++ + the cut rule: the strongest set in numba), strong++++ (strong+++ + "
+              "the gates: areas between single-cell gates decided by CP-SAT; the strongest sound set, and slower), "
+              "none, oracle (the perfect "
               "walker), or a .rule file (universal rules + its patterns); default: %(default)s")
 
 

@@ -16,7 +16,7 @@ Why: the stuck walks of ``strong+++`` at 61x61 and 101x101
 (``reports/strong-plus-plus-plus-misses.md``) walk into a pocket behind a
 gate whose Hamiltonian path from the head to the gate does not exist, for
 reasons no polynomial argument of the closure sees (191 and 469 cells; CP-SAT
-refutes them in 0.5 s and 1.0 s). The rule is sound: it closes a move only
+refutes them in 0.03 s and 0.1 s). The rule is sound: it closes a move only
 when some area of the state after it has no path through all its cells
 between its gates, and then the state has no completion.
 
@@ -46,9 +46,10 @@ __all__ = ["BUDGET", "GatedAreas", "MAX_CELLS", "area_chain", "area_verdict"]
 #: areas of more cells count as traversable (not decided)
 MAX_CELLS = 1000
 #: CP-SAT's deterministic time limit per area (``max_deterministic_time``: the same answer on every machine);
-#: the pockets of the misses of ``strong+++`` take 0.01 and 0.05 units (0.05 s and 0.2 s), a live area of 800
-#: cells that CP-SAT cannot cross in time costs about 0.3 s at this budget
-BUDGET = 0.2
+#: the pockets of the two misses of ``strong+++`` in the tests take 0.01 and 0.02 units (0.03 s and 0.1 s); a
+#: live area that CP-SAT does not cross in time (it seldom finds a path through a few hundred cells quickly)
+#: costs the whole budget, about 0.2 s
+BUDGET = 0.1
 #: verdicts kept (area, entry, exit) before the cache is emptied
 CACHE_SIZE = 4096
 
@@ -157,6 +158,8 @@ def area_verdict(nb, cells, entry, exit_, budget=BUDGET):
     params.random_seed = 0
     params.catch_sigint_signal = False
     params.max_deterministic_time = budget
+    # no linear relaxation: on these areas it refutes in a third of the time and crosses more of them in budget
+    params.linearization_level = 0
     result = solver.solve(model)
     if result in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return True
@@ -173,6 +176,8 @@ class GatedAreas:
     optional = True
     #: no numba kernel: the compiled walker of a sound set stops at the moves it must see (PausingRunner)
     pauses = True
+    #: not a pattern rule
+    spec = None
     summary = ("the areas the line can enter and leave only through single cells must each have a path through "
                f"all their cells between their gates: decided exactly by CP-SAT for areas of up to {MAX_CELLS} cells")
 
@@ -183,7 +188,11 @@ class GatedAreas:
         return f"{type(self).__name__}()"
 
     def move_dead(self, nb, end, taken, head, d):
-        """The cells of an area that cannot be traversed after the move ``d`` (empty: none found).
+        """True when some area cannot be traversed after the move ``d`` (what the pausing walker asks)."""
+        return self.dead_area(nb, end, taken, head, d) is not None
+
+    def dead_area(self, nb, end, taken, head, d):
+        """``(cells, entry, exit)`` of an area that cannot be traversed after the move ``d``, or None.
 
         ``taken`` is the state's array of taken cells (left as it was).
         """
@@ -194,7 +203,7 @@ class GatedAreas:
         finally:
             taken[b] = 0
         if len(gates) < 2:
-            return ()
+            return None
         order = np.argsort(label, kind="stable")
         counts = np.bincount(label[label >= 0], minlength=len(gates) - 1)
         starts = np.concatenate(([0], np.cumsum(counts)))
@@ -214,11 +223,11 @@ class GatedAreas:
                 if len(self._cache) > CACHE_SIZE:
                     self._cache.popitem(last=False)
             if verdict is False:
-                return tuple(int(c) for c in cells)
-        return ()
+                return tuple(int(c) for c in cells), int(gates[i]), exit_
+        return None
 
     def effects(self, state):
-        """A DISABLE effect per free move after which some area cannot be traversed (its gate cells as the trigger)."""
+        """A DISABLE effect per free move after which some area cannot be traversed (its two gates as the trigger)."""
         from labyrinth.engine.board import MOVES
 
         board = state.board
@@ -228,7 +237,7 @@ class GatedAreas:
         for d, move in enumerate(MOVES):
             if move not in state.open_moves():
                 continue
-            cells = self.move_dead(nb, state.end, taken, state.head, d)
-            if cells:
-                out.append(Effect(self.name, DISABLE, move, tuple(cells)))
+            found = self.dead_area(nb, state.end, taken, state.head, d)
+            if found is not None:
+                out.append(Effect(self.name, DISABLE, move, found[1:]))
         return out
