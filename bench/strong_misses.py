@@ -7,7 +7,7 @@ seed) this script walks it again, finds its first dead step with the oracle
 (bisection over prefixes, :func:`oracle.analysis.dead_step_bounds`), shrinks
 the dead state to its minimal stuck pattern (:func:`verify.minimize.minimal_pattern`)
 and asks which optional argument switched on over `strong` would have closed the
-fatal move (``probe``, ``exact-areas``, ``window:R``). Each miss is stored in a JSON-lines
+fatal move (``probe``, ``exact-areas``, ``gates``, ``window:R``). Each miss is stored in a JSON-lines
 file as it is done (a stop loses only the one in hand; the next run goes on),
 then ``reports/strong-misses.md`` lists them: the next rule to write is visible there.
 
@@ -38,7 +38,7 @@ from verify.minimize import LEGEND, PatternError, minimal_pattern  # noqa: E402
 from verify.store import Store  # noqa: E402
 
 #: the arguments tried over `strong` on the state before the fatal move, cheapest first
-ARGUMENTS = ("probe", "probe:4", "exact-areas", "window:3", "window:5")
+ARGUMENTS = ("probe", "probe:4", "exact-areas", "gates", "window:3", "window:5")
 
 
 def stuck_walks(store, rules_name):
