@@ -262,6 +262,10 @@ class Runner:
     (25, True)
     """
 
+    #: walks stop for outside checks (:class:`PausingRunner`): runs take each walk in Python's hands, never one
+    #: numba call a run
+    pauses = False
+
     def __init__(self, program):
         self.program = program
 
@@ -280,18 +284,24 @@ class Runner:
         path = np.empty(board.size, dtype=np.int32)
         path[: len(line)] = line
         arrays, scratch = _run_arrays(p, board), Tables.of(board).scratch()
+        self._ready(board, scratch)
         budget = SLICE_STEPS if board.size > SLICED_CELLS else -1
         length, outcome, rng = len(line), RUNNING, np.uint64(walk_seed(seed, index))
         first = True
         try:
-            while outcome == RUNNING:
+            while outcome in (RUNNING, PAUSED):
                 length, outcome, rng = walk_steps(*arrays, taken, path, length, np.uint64(rng), scratch, p.area,
                                                   p.window, p.trig, p.ntrig, budget, first)
                 first = False
+                if outcome == PAUSED:
+                    self._check(board, scratch, taken, int(path[length - 1]))
         finally:
-            if outcome == RUNNING:  # given up between slices (a stop): the rule kernels' bookkeeping ends here
+            if outcome in (RUNNING, PAUSED):  # given up between slices (a stop): the rule kernels' bookkeeping ends
                 track_stop(p.area)
         return path[:length].tolist(), outcome
+
+    def _ready(self, board, scratch):
+        """Set up a walk's scratch before its first step (nothing here: this walker never pauses)."""
 
     def runs_until_stuck(self, board, seed, first_walk, cap):
         """Completed walks before the first stuck one, from walk ``first_walk`` on: ``(completed, run)``.
@@ -300,7 +310,7 @@ class Runner:
         slices of steps (:meth:`walk`): the same walks, a stop seen within a few steps.
         """
         p = self.program
-        if board.size > SLICED_CELLS:
+        if self.pauses or board.size > SLICED_CELLS:
             empty = np.zeros(board.size, dtype=np.uint8)
             empty[0] = 1
             done = 0
@@ -355,6 +365,8 @@ class PausingRunner(Runner):
     set in numba: the Python walker does it.
     """
 
+    pauses = True
+
     def __init__(self, program, pausing):
         super().__init__(program)
         self.pausing = tuple(pausing)
@@ -362,49 +374,21 @@ class PausingRunner(Runner):
         self.asked = 0
         self.closed = 0
 
-    def _walk(self, board, taken, line, seed, index):
-        p = self.program
-        taken = np.array(taken, dtype=np.uint8)
-        path = np.empty(board.size, dtype=np.int32)
-        path[: len(line)] = line
-        arrays, t = _run_arrays(p, board), Tables.of(board)
-        scratch = t.scratch()
+    def _ready(self, board, scratch):
         if scratch.shape[1] <= PENDING:
             raise ValueError(f"a pausing walk needs a board of at least 5x5, not {board.n}x{board.n}")
         scratch[CTRL, ASK] = 1
-        nb = np.asarray(t.nb, dtype=np.int64)
-        budget = SLICE_STEPS if board.size > SLICED_CELLS else -1
-        length, outcome, rng = len(line), RUNNING, np.uint64(walk_seed(seed, index))
-        first = True
-        try:
-            while outcome in (RUNNING, PAUSED):
-                length, outcome, rng = walk_steps(*arrays, taken, path, length, np.uint64(rng), scratch, p.area,
-                                                  p.window, p.trig, p.ntrig, budget, first)
-                first = False
-                if outcome == PAUSED:
-                    d = int(scratch[CTRL, PENDING])
-                    head = int(path[length - 1])
-                    self.asked += 1
-                    if any(rule.move_dead(nb, int(t.end), taken, head, d) for rule in self.pausing):
-                        self.closed += 1
-                        scratch[CTRL, OUT_CLOSED] |= 1 << d
-                    else:
-                        scratch[CTRL, OUT_OPEN] |= 1 << d
-        finally:
-            if outcome in (RUNNING, PAUSED):  # given up between slices (a stop): the rule kernels' bookkeeping ends
-                track_stop(p.area)
-        return path[:length].tolist(), outcome
 
-    def runs_until_stuck(self, board, seed, first_walk, cap):
-        """Completed walks before the first stuck one, from walk ``first_walk`` on: ``(completed, run)``."""
-        empty = np.zeros(board.size, dtype=np.uint8)
-        empty[0] = 1
-        done = 0
-        while done < cap:
-            if self._walk(board, empty, [0], seed, first_walk + done)[1] != COMPLETE:
-                return done, done + 1
-            done += 1
-        return done, done
+    def _check(self, board, scratch, taken, head):
+        """The pausing rules asked about the move the walk stopped at; the verdict recorded for its next call."""
+        t = Tables.of(board)
+        d = int(scratch[CTRL, PENDING])
+        self.asked += 1
+        if any(rule.move_dead(np.asarray(t.nb, dtype=np.int64), int(t.end), taken, head, d) for rule in self.pausing):
+            self.closed += 1
+            scratch[CTRL, OUT_CLOSED] |= 1 << d
+        else:
+            scratch[CTRL, OUT_OPEN] |= 1 << d
 
     def enumerate(self, start, progress=None, chunk=200_000):
         raise TypeError("a rule set with pausing rules enumerates in Python (labyrinth.engine.walker)")
