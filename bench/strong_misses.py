@@ -14,6 +14,8 @@ then ``reports/strong-misses.md`` lists them: the next rule to write is visible 
     python bench/strong_misses.py                       # every miss of reports/strong-curve.db (goes on where it stopped)
     python bench/strong_misses.py --report-only
     python bench/strong_misses.py --db /tmp/c.db --misses /tmp/m.jsonl --report /tmp/m.md --time-limit 30
+    python bench/strong_misses.py --rules strong++++ --rewalked reports/strong-gates.jsonl \
+        --misses reports/strong-plus-plus-plus-plus-misses.jsonl --report reports/strong-plus-plus-plus-plus-misses.md
 """
 
 import argparse
@@ -55,6 +57,18 @@ def stuck_walks(store, rules_name):
             for i, done in enumerate(totals.get("samples", ())):
                 if done < p["cap"]:
                     out.append((n, p["seed"], ((first + i) << 32) + done))
+    return sorted(set(out))
+
+
+def rewalked_stuck(path):
+    """``(n, seed, index)`` of every run a runs file of ``bench/strong_gates.py`` ended stuck (the stuck walks of the
+    stronger set, which has no stats campaign of its own)."""
+    out = []
+    for line in pathlib.Path(path).read_text().splitlines():
+        if line.strip():
+            r = json.loads(line)
+            if r["sample"] < r["cap"]:
+                out.append((r["n"], r["seed"], (r["run"] << 32) + r["sample"]))
     return sorted(set(out))
 
 
@@ -147,9 +161,10 @@ def load(path):
 
 def report(recs, args):
     lines = [f"# The stuck walks of `{args.rules}`: what its arguments miss", "",
-             f"Command: `{shlex.join(['python', 'bench/strong_misses.py', *args.argv])}` over the stats campaigns of "
-             f"`{_shown(args.db)}` "
-             f"(`bench/strong_curve.py`), {platform.machine()}, python {platform.python_version()}, oracle "
+             f"Command: `{shlex.join(['python', 'bench/strong_misses.py', *args.argv])}` over "
+             + (f"the stuck walks walked again in `{_shown(args.rewalked)}` (`bench/strong_gates.py`)" if args.rewalked
+                else f"the stats campaigns of `{_shown(args.db)}` (`bench/strong_curve.py`)")
+             + f", {platform.machine()}, python {platform.python_version()}, oracle "
              f"time limit {args.time_limit:.0f} s a query.", "",
              f"Each row is a stuck walk of `{args.rules}` (sound: it never closes a live move, so the walk went into a "
              "dead state it did not see). *dead at*: the first step after which no completion exists (oracle, "
@@ -213,6 +228,8 @@ def main(argv=None):
     parser.add_argument("--time-limit", type=float, default=120.0, help="seconds an oracle query or a pattern")
     parser.add_argument("--max-n", type=int, default=101, help="leave out the misses of larger boards")
     parser.add_argument("--per-size", type=int, default=None, help="look at most at this many misses of a size")
+    parser.add_argument("--rewalked", default=None, metavar="JSONL",
+                        help="the stuck walks of a runs file of bench/strong_gates.py instead of the store's campaigns")
     parser.add_argument("--report-only", action="store_true")
     parser.add_argument("--certify", action="store_true",
                         help="also certify every move strong+ closes and strong leaves open along the stored walks")
@@ -222,8 +239,11 @@ def main(argv=None):
     recs = load(path)
     try:
         if not args.report_only:
-            with Store(args.db, create=False, write=False) as store:
-                todo = [w for w in stuck_walks(store, args.rules) if w[0] <= args.max_n]
+            if args.rewalked:
+                todo = [w for w in rewalked_stuck(args.rewalked) if w[0] <= args.max_n]
+            else:
+                with Store(args.db, create=False, write=False) as store:
+                    todo = [w for w in stuck_walks(store, args.rules) if w[0] <= args.max_n]
             if args.per_size is not None:  # the first misses of each size, in walk order
                 todo = [w for w in todo if sum(1 for v in todo if v[0] == w[0] and v < w) < args.per_size]
             todo = [w for w in todo if w not in recs]

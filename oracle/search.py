@@ -26,7 +26,7 @@ from labyrinth.engine import MOVES
 from labyrinth.engine.graph import GraphTables
 from oracle.base import Oracle, check_witness, expired
 
-__all__ = ["SearchOracle", "prune"]
+__all__ = ["SearchOracle", "crossing", "prune"]
 
 _CHUNK = 20_000
 #: Cell visits per deadline check: a node costs about one pass over the free
@@ -179,6 +179,46 @@ class SearchOracle(Oracle):
 
 
 # --- any move graph: the general kernel ---------------------------------------------------
+
+
+class _Area:
+    """The question "a path from ``entry`` through every cell of ``cells`` ending on ``exit_``" as a state of the
+    general kernel: the cells outside taken, the line one cell long (``entry``), ``exit_`` its fixed end."""
+
+    cycle = False
+
+    def __init__(self, graph, cells, entry, exit_):
+        self.board = graph
+        self.taken = np.ones(graph.size, dtype=np.uint8)
+        self.taken[np.asarray(cells, dtype=np.int64)] = 0
+        self.taken[exit_] = 0
+        self.taken[entry] = 1
+        self.path = (int(entry),)
+        self.head = int(entry)
+        self.end = int(exit_)
+        self.free_count = int(graph.size - int(self.taken.sum()))
+
+
+def crossing(graph, cells, entry, exit_, node_limit):
+    """Is there a path from ``entry`` through every cell of ``cells`` (a set of cells of ``graph``) that ends
+    on ``exit_``? True, False, or None past ``node_limit`` expansions of the general kernel.
+
+    The restart rounds of the exact search (:func:`_decide_general`), counted in
+    nodes, not seconds: the same question gets the same answer on every machine.
+    The gates (:mod:`labyrinth.rules.gates`) ask it of the areas between
+    single-cell gates, where Warnsdorff's order crosses most live areas of a
+    few hundred grid cells without backtracking.
+
+    >>> from labyrinth.engine import Board
+    >>> board = Board(5)
+    >>> row = [board.cell(x, 1) for x in range(1, 6)]                    # the top row
+    >>> crossing(board, row, row[0], row[-1], 100), crossing(board, row, row[1], row[-1], 100)
+    (True, False)
+    """
+    area = _Area(graph, cells, entry, exit_)
+    if area.free_count == 0:
+        return entry == exit_
+    return _decide_general([area], None, node_limit)[1]
 
 
 class _Tables:

@@ -7,12 +7,13 @@ import numpy as np
 import pytest
 from conftest import RuleByRule
 
-from labyrinth.engine import State
+from labyrinth.engine import Board, State
 from labyrinth.engine.walker import random_walk
 from labyrinth.rules import get_rule_set
-from labyrinth.rules.gates import GatedAreas, area_chain, area_verdict
+from labyrinth.rules.gates import GatedAreas, _circuit_verdict, area_chain, area_verdict
 from labyrinth.rules.walks import PausingRunner
 from oracle.cpsat_facts import decide_facts
+from oracle.search import crossing
 
 MISSES = pathlib.Path(__file__).parents[1] / "reports" / "strong-plus-plus-plus-misses.jsonl"
 
@@ -76,7 +77,7 @@ def test_an_area_verdict_agrees_with_the_facts_query_of_the_oracle():
                     continue
                 status = {c: ("required" if c in area else "taken") for c in range(after.board.size)}
                 expected = decide_facts(11, int(gates[i]), exit_, status, time_limit=30, core=False)[0]
-                got = area_verdict(nb, sorted(area), int(gates[i]), exit_)
+                got = area_verdict(after.board, sorted(area), int(gates[i]), exit_)
                 assert got is expected or got is None  # past its budget an area is undecided, never guessed
                 compared += 1
                 decided += got is not None
@@ -95,11 +96,34 @@ def test_the_fatal_moves_of_strong_plus_plus_plus_into_a_gated_pocket_are_closed
         before = State.from_moves(int(n), moves[:row["first_dead_step"] - 1])
         assert row["move"] in plain.open_moves(before)
         assert row["move"] in {e.move for e in GatedAreas().effects(before)}
-        nb = np.asarray(before.board.neighbours, dtype=np.int64)
-        cells, entry, exit_ = GatedAreas().dead_area(nb, before.end, np.array(before.taken, dtype=np.uint8),
+        cells, entry, exit_ = GatedAreas().dead_area(before.board, np.array(before.taken, dtype=np.uint8),
                                                      before.head, "UDLR".index(row["move"]))
         assert entry == before.after(row["move"]).head and exit_ not in cells
         assert len(cells) > 150  # the pocket is far too big for exact-areas' 40 cells
+
+
+def test_the_fatal_moves_of_strong_plus_plus_plus_plus_left_by_smaller_areas_are_closed():
+    """Two stuck walks of ``strong++++`` when it decided areas of at most 1 000 cells with CP-SAT's probing on
+    (tests/data/gates-misses.jsonl, 61x61): one went dead with no gate at all (every free cell is the one
+    area, 2 862 cells), one in a 356-cell area that CP-SAT refuted only past the budget with probing; both
+    fatal moves are open under ``strong+++`` and closed by the gates now."""
+    rows = [json.loads(line) for line in (pathlib.Path(__file__).parent / "data" / "gates-misses.jsonl").open()]
+    plain = get_rule_set("strong+++")
+    sizes = []
+    for row in rows:
+        n, moves = row["line"].split(":")
+        before = State.from_moves(int(n), moves[:-1])
+        move = moves[-1]
+        assert move in plain.open_moves(before)
+        after = before.after(move)
+        found = GatedAreas().dead_area(before.board, np.array(before.taken, dtype=np.uint8), before.head,
+                                       "UDLR".index(move))
+        assert found is not None
+        cells, entry, exit_ = found
+        assert entry == after.head and len(cells) > 300
+        sizes.append((len(cells), after.free_count))
+    assert sizes[0][0] == sizes[0][1] + 1  # no gate: the area is the head and every free cell
+    assert sizes[1][0] < sizes[1][1]  # an area behind gates: some free cells lie beyond its exit
 
 
 class _Counting:
@@ -114,7 +138,7 @@ class _Counting:
     def __init__(self):
         self.asked = 0
 
-    def move_dead(self, nb, end, taken, head, d):
+    def move_dead(self, board, taken, head, d):
         self.asked += 1
         return ()
 
@@ -143,3 +167,36 @@ def test_the_pausing_walker_walks_the_walks_of_the_set_decided_in_python(n, walk
         fast = random_walk(n, rules, 5, index=i)
         slow = random_walk(n, RuleByRule(rules), 5, index=i)
         assert fast.state.moves == slow.state.moves and fast.outcome == slow.outcome
+
+
+def _brute_crossing(board, cells, entry, exit_):
+    """A path from ``entry`` through all of ``cells`` ending on ``exit_``, by trying every path (tiny areas)."""
+    cells = set(cells)
+
+    def go(here, seen):
+        if len(seen) == len(cells):
+            return here == exit_
+        return any(go(b, seen | {b}) for b in board.neighbours_of(here) if b in cells and b not in seen)
+
+    return go(entry, {entry})
+
+
+@pytest.mark.parametrize("n", [5, 7])
+def test_the_search_and_cp_sat_each_decide_an_area_as_brute_force_does(n):
+    """``crossing`` (the exact search, ample nodes) and the CP-SAT stage each agree with trying every path,
+    on random connected areas of up to 14 cells with random entries and exits; both answers occur."""
+    board = Board(n)
+    nb = np.asarray(board.neighbours, dtype=np.int64)
+    rng = np.random.default_rng(n)
+    seen = set()
+    for _ in range(150):
+        cells = {int(rng.integers(board.size))}
+        for _ in range(int(rng.integers(2, 14))):
+            b = int(rng.choice([b for c in cells for b in board.neighbours_of(c) if b not in cells]))
+            cells.add(b)
+        entry, exit_ = (int(c) for c in rng.choice(sorted(cells), 2, replace=False))
+        expected = _brute_crossing(board, cells, entry, exit_)
+        assert crossing(board, sorted(cells), entry, exit_, 10**6) is expected
+        assert _circuit_verdict(nb, sorted(cells), entry, exit_, 10.0) is expected
+        seen.add(expected)
+    assert seen == {True, False}

@@ -57,8 +57,8 @@ RULES_HELP = ("rule set: default (universal rules + size-specific patterns), fas
               "universal, strong (sound rules only: universal + two-matching + closure), strong+ (strong + the probe: "
               "the closure tried on each way on from the cell a move enters), strong++ (strong + the probe three "
               "levels deep), strong+++ (strong++ + the cut rule: the strongest set in numba), strong++++ (strong+++ + "
-              "the gates: areas between single-cell gates decided by CP-SAT; the strongest sound set, and slower), "
-              "none, oracle (the perfect "
+              "the gates: areas between single-cell gates decided by search and CP-SAT; the strongest sound set, and "
+              "much slower), none, oracle (the perfect "
               "walker), or a .rule file (universal rules + its patterns); default: %(default)s")
 
 

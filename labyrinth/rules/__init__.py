@@ -15,7 +15,7 @@
   :mod:`~labyrinth.rules.matching` (two-matching), :mod:`~labyrinth.rules.closure`,
   :mod:`~labyrinth.rules.exact_areas`, the window relaxation
   :mod:`~labyrinth.rules.window` (``window:R``), and
-  :mod:`~labyrinth.rules.gates` (areas between gates decided by CP-SAT, the
+  :mod:`~labyrinth.rules.gates` (areas between gates decided by search and CP-SAT, the
   compiled walker pausing for it);
 * :mod:`~labyrinth.rules.sets`: the named sets ``default``, ``fast``,
   ``universal``, ``strong`` to ``strong++++``, ``none`` and ``oracle``;

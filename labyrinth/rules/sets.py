@@ -20,7 +20,7 @@
 * ``strong+++``: ``strong++`` with the cut rule (:mod:`labyrinth.rules.cut`:
   bridges and two-edge cuts of the closure's options); the strongest set in numba;
 * ``strong++++``: ``strong+++`` with the gates (:mod:`labyrinth.rules.gates`:
-  the areas between single-cell gates decided exactly by CP-SAT, at the few
+  the areas between single-cell gates decided exactly by search and CP-SAT, at the few
   moves no rule proved live); the strongest sound set;
 * ``none``: every free neighbour is open;
 * every set but ``none`` and ``oracle`` ends with the optional rules
@@ -204,7 +204,7 @@ def _strong_plus_plus_plus(off, on):
 
 def _strong_plus_plus_plus_plus(off, on):
     """``strong+++`` with the gates (:mod:`labyrinth.rules.gates`): the areas between single-cell gates decided
-    exactly by CP-SAT where no rule proved a move live; sound, and the strongest set."""
+    exactly by search and CP-SAT where no rule proved a move live; sound, and the strongest set."""
     rules = _strong_plus_plus_plus(off, set(on) | {"gates"})
     rules.name = "strong++++"
     return rules

@@ -357,7 +357,7 @@ class PausingRunner(Runner):
 
     The walk runs in numba and stops at a move it would take that no rule of
     the compiled part proved live (:func:`labyrinth.rules.program.choose`);
-    each pausing rule's ``move_dead(nb, end, taken, head, d)`` is asked about
+    each pausing rule's ``move_dead(board, taken, head, d)`` is asked about
     it here, the verdict recorded, and the walk goes on from the same random
     state: the walk the rule set decided in Python takes
     (:func:`labyrinth.engine.walker.random_walk`). Runs of walks take each
@@ -381,10 +381,9 @@ class PausingRunner(Runner):
 
     def _check(self, board, scratch, taken, head):
         """The pausing rules asked about the move the walk stopped at; the verdict recorded for its next call."""
-        t = Tables.of(board)
         d = int(scratch[CTRL, PENDING])
         self.asked += 1
-        if any(rule.move_dead(np.asarray(t.nb, dtype=np.int64), int(t.end), taken, head, d) for rule in self.pausing):
+        if any(rule.move_dead(board, taken, head, d) for rule in self.pausing):
             self.closed += 1
             scratch[CTRL, OUT_CLOSED] |= 1 << d
         else:
