@@ -183,7 +183,7 @@ def report(recs, args):
         ext = "x".join(map(str, r["extent"])) if "extent" in r else r.get("pattern_error", "")
         lines.append(f"| {n} | {seed}, {index >> 32}<<32+{index & 0xFFFFFFFF} | {r['steps']} steps, "
                      f"{r['free_left']} free | {dead} | {r.get('seen_after', '')} | {r.get('free_at_dead', '')} | {ext} | "
-                     f"{r.get('facts', '')} | {', '.join(r.get('closed_by', ())) or 'none'} |")
+                     f"{r.get('facts', '')} | {_closed(r)} |")
     counts = {}
     for r in recs.values():
         for a in r.get("closed_by", ()):
@@ -211,6 +211,13 @@ def report(recs, args):
         lines += [f"### {n}x{n}, walk {index >> 32}<<32+{index & 0xFFFFFFFF} of seed {seed}: dead at step "
                   f"{r['first_dead_step']}", "", "```", r["pattern"]["drawing"], "```", ""]
     return "\n".join(lines) + "\n"
+
+
+def _closed(rec):
+    """The arguments that close a miss's fatal move: "none", or "?" when its dead step was not found."""
+    if "closed_by" not in rec:
+        return "? (no dead step found)"
+    return ", ".join(rec["closed_by"]) or "none"
 
 
 def _shown(path):
