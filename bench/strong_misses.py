@@ -28,6 +28,7 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT / "bench"))  # strong_gates, after the project (bench/oracle.py must not hide the package)
 
 from labyrinth.engine.walker import random_walk  # noqa: E402
 from labyrinth.errors import LabyrinthError  # noqa: E402
@@ -62,14 +63,11 @@ def stuck_walks(store, rules_name):
 
 def rewalked_stuck(path):
     """``(n, seed, index)`` of every run a runs file of ``bench/strong_gates.py`` ended stuck (the stuck walks of the
-    stronger set, which has no stats campaign of its own)."""
-    out = []
-    for line in pathlib.Path(path).read_text().splitlines():
-        if line.strip():
-            r = json.loads(line)
-            if r["sample"] < r["cap"]:
-                out.append((r["n"], r["seed"], (r["run"] << 32) + r["sample"]))
-    return sorted(set(out))
+    stronger set, which has no stats campaign of its own), read by that script's own loader."""
+    from strong_gates import load as load_runs
+
+    runs = load_runs(pathlib.Path(path)).values()
+    return sorted({(r["n"], r["seed"], (r["run"] << 32) + r["sample"]) for r in runs if r["sample"] < r["cap"]})
 
 
 def miss(n, seed, index, rules, time_limit):
