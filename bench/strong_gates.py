@@ -12,11 +12,14 @@ goes on (walks `strong+++` never took) until a stuck walk or the cap.
 
 This script reads the stats campaigns of the base set in a store
 (``bench/strong_curve.py``), walks each stuck walk again under the stronger set
-(and the rest of its run), stores each run as it is done in a JSON-lines file
-(a stop loses only the run in hand; running again goes on), and writes the
-figures of both sets side by side.
+(and the rest of its run), on ``--jobs`` processes, stores each run as it is
+done in a JSON-lines file (a stop loses only the runs in hand; running again
+goes on), and writes the figures of both sets side by side: per campaign, and
+per size over its seeds. A run is known by its size, seed, cap and number, which
+decide its walks, so two campaigns of the same settings (one started again
+under a new id) share the runs walked again.
 
-    python bench/strong_gates.py                     # reports/strong-curve-2027.db, strong+++ -> strong++++
+    python bench/strong_gates.py --jobs 2            # reports/strong-curve-2027.db, strong+++ -> strong++++
     python bench/strong_gates.py --report-only
 """
 
@@ -33,7 +36,8 @@ sys.path.insert(0, str(ROOT))
 
 from labyrinth.engine import State  # noqa: E402
 from labyrinth.engine.walker import wilson  # noqa: E402
-from labyrinth.jobs import stop_on_signals  # noqa: E402
+from labyrinth.errors import Interrupted  # noqa: E402
+from labyrinth.jobs import WorkerPool, stop_on_signals  # noqa: E402
 from labyrinth.rules import get_rule_set  # noqa: E402
 from verify import stats_campaign  # noqa: E402
 from verify.store import Store  # noqa: E402
@@ -71,18 +75,32 @@ def load(path):
             rec = json.loads(line)
         except json.JSONDecodeError:
             continue  # a line cut short by a stop
-        out[(rec["campaign"], rec["n"], rec["run"])] = rec
+        out[_key(rec["n"], rec["seed"], rec["cap"], rec["run"])] = rec
     return out
 
 
-def again(runner, campaign, n, seed, cap, run, k):
-    """Run ``run`` of the stronger set from its walk ``k`` (the first stuck one of the base set) to the cap."""
+def _key(n, seed, cap, run):
+    """A run walked again, by what decides its walks: two campaigns of the same size, seed and cap walk the same
+    runs (one resumed under a new id, say), so a run is walked again once for both."""
+    return n, seed, cap, run
+
+
+#: this process's runner of the stronger set, by name (a worker builds it once, for its first run)
+_RUNNERS = {}
+
+
+def again(rules, campaign, n, seed, cap, run, k):
+    """Run ``run`` of the stronger set ``rules`` from its walk ``k`` (the first stuck one of the base set) to the
+    cap: the record of the run."""
+    runner = _RUNNERS.get(rules)
+    if runner is None:
+        runner = _RUNNERS[rules] = get_rule_set(rules).runner()
     t0 = time.perf_counter()
-    closed = runner.closed
+    closed = getattr(runner, "closed", 0)  # moves the pausing rules closed (a set without them: none)
     board = State.from_moves(n, "").board
     done, ran = runner.runs_until_stuck(board, seed, (run << 32) + k, cap - k)
     return {"campaign": campaign, "n": n, "seed": seed, "cap": cap, "run": run, "base_sample": k, "sample": k + done,
-            "walks": k + ran, "gates_closed": runner.closed - closed, "seconds": round(time.perf_counter() - t0, 1)}
+            "walks": k + ran, "gates_closed": getattr(runner, "closed", 0) - closed, "seconds": round(time.perf_counter() - t0, 1)}
 
 
 def _rate(stuck, walks):
@@ -104,24 +122,52 @@ def report(rows, recs, args):
              f"| n | campaign | runs (cap) | `{args.base}`: stuck / walks | per walk [95%] | `{args.rules}`: "
              "stuck / walks | per walk [95%] | stuck walks walked again | of them completed now |",
              "|---|---|---|---|---|---|---|---|---|"]
+    widest = {}  # (n, seed) -> the campaign of the most walks (those of one seed are the same walks)
+    for row in rows:
+        if row[5] > widest.get(row[1:3], (0,) * 6)[5]:
+            widest[row[1:3]] = row
+    pooled = {}  # n -> [base stuck, base walks, stuck, walks, seeds] over the widest campaigns walked again whole
     for campaign, n, seed, cap, runs, walks, stuck in rows:
-        mine = [recs[(campaign, n, r)] for r, _ in stuck if (campaign, n, r) in recs]
+        mine = [recs[_key(n, seed, cap, r)] for r, _ in stuck if _key(n, seed, cap, r) in recs]
         if len(mine) < len(stuck):
-            lines.append(f"| {n} | {campaign} | {runs} ({cap}) | {_rate(len(stuck), walks)} | "
+            lines.append(f"| {n} | {campaign} (seed {seed}) | {runs} ({cap}) | {_rate(len(stuck), walks)} | "
                          f"{len(mine)} of {len(stuck)} runs walked again so far |  |  |  |")
             continue
         new_walks = walks - sum(k + 1 for _, k in stuck) + sum(rec["walks"] for rec in mine)
         new_stuck = sum(1 for rec in mine if rec["sample"] < cap)
         fixed = sum(1 for rec in mine if rec["sample"] > rec["base_sample"])
-        lines.append(f"| {n} | {campaign} | {runs} ({cap}) | {_rate(len(stuck), walks)} | "
+        lines.append(f"| {n} | {campaign} (seed {seed}) | {runs} ({cap}) | {_rate(len(stuck), walks)} | "
                      f"{_rate(new_stuck, new_walks)} | {len(stuck)} | {fixed} |")
+        if widest[(n, seed)][0] != campaign:
+            continue
+        row = pooled.setdefault(n, [0, 0, 0, 0, 0])
+        for i, x in enumerate((len(stuck), walks, new_stuck, new_walks, 1)):
+            row[i] += x
+    if any(row[4] > 1 for row in pooled.values()):
+        lines += ["", "Every seed of a size together (per seed its campaign of the most walks, walked again whole):", "",
+                  f"| n | seeds | `{args.base}`: stuck / walks | per walk [95%] | `{args.rules}`: stuck / walks | "
+                  "per walk [95%] |", "|---|---|---|---|---|---|"]
+        for n, (bs, bw, ns, nw, k) in sorted(pooled.items()):
+            lines.append(f"| {n} | {k} | {_rate(bs, bw)} | {_rate(ns, nw)} |")
     lines += ["", "## The runs walked again", "",
               "| n | campaign | run | walk of `" + args.base + "` stuck | `" + args.rules + "`: walkthroughs "
               "(cap) | moves the gates closed | seconds |", "|---|---|---|---|---|---|---|"]
-    for rec in sorted(recs.values(), key=lambda r: (r["n"], r["campaign"], r["run"])):
+    for rec in sorted(recs.values(), key=lambda r: (r["n"], r["seed"], r["campaign"], r["run"])):
         lines.append(f"| {rec['n']} | {rec['campaign']} | {rec['run']} | {rec['base_sample']} | {rec['sample']} "
                      f"({rec['cap']}) | {rec['gates_closed']} | {rec['seconds']} |")
     return "\n".join(lines) + "\n"
+
+
+def _walked(todo, jobs):
+    """The records of the runs ``todo`` (:func:`again`'s arguments) as they finish, on ``jobs`` processes; a stop
+    (Ctrl-C, SIGTERM) ends it at once, the runs finished kept by the caller."""
+    if jobs <= 1:
+        with stop_on_signals():
+            for task in todo:
+                yield again(*task)
+        return
+    with WorkerPool(jobs) as pool:
+        yield from pool.map_unordered(again, todo, window=jobs)
 
 
 def main(argv=None):
@@ -133,6 +179,7 @@ def main(argv=None):
     ap.add_argument("--runs", default="reports/strong-gates.jsonl", help="the runs walked again (JSON lines)")
     ap.add_argument("--report", default="reports/strong-gates.md")
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--jobs", type=int, default=1, help="runs walked again at once (worker processes)")
     args = ap.parse_args(argv)
     args.argv = sys.argv[1:] if argv is None else list(argv)
     out = pathlib.Path(args.runs)
@@ -140,17 +187,19 @@ def main(argv=None):
         rows = [r for r in base_runs(store, args.base) if r[1] <= args.max_n]
     recs = load(out)
     if not args.report_only:
-        runner = get_rule_set(args.rules).runner()
-        with stop_on_signals(), out.open("a") as f:
-            for campaign, n, seed, cap, _, _, stuck in rows:
-                for run, k in stuck:
-                    if (campaign, n, run) in recs:
-                        continue
-                    rec = again(runner, campaign, n, seed, cap, run, k)
-                    recs[(campaign, n, run)] = rec
+        todo = {_key(n, seed, cap, run): (args.rules, campaign, n, seed, cap, run, k)
+                for campaign, n, seed, cap, _, _, stuck in rows for run, k in stuck
+                if _key(n, seed, cap, run) not in recs}.values()
+        try:
+            with out.open("a") as f:
+                for rec in _walked(todo, args.jobs):
+                    recs[_key(rec["n"], rec["seed"], rec["cap"], rec["run"])] = rec
                     f.write(json.dumps(rec) + "\n")
                     f.flush()
                     print(json.dumps(rec), flush=True)
+        except Interrupted:
+            print(f"stopped: the runs finished are kept in {out}; run again to go on", file=sys.stderr)
+            sys.exit(2)
     pathlib.Path(args.report).write_text(report(rows, recs, args))
     print(f"wrote {args.report}")
 

@@ -2,6 +2,7 @@
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 
 from labyrinth.engine.walker import walk_statistics
@@ -14,6 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def _bench(name):
     spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # importable by name: its functions go to worker processes (--jobs)
     spec.loader.exec_module(module)
     return module
 
@@ -79,3 +81,34 @@ def test_the_witness_profile_counts_every_step_of_the_walk_it_profiles_once():
         assert length == len(walk.state.path) and bool(outcome) == (walk.outcome == "complete")
         assert sum(steps for steps, _ in got.values()) == length - 1  # slices of 7 steps, each counted once
         assert got["line"][0] > 0  # the empty board's witness is a line: the profile sees it
+
+
+def test_the_runs_walked_again_are_the_same_on_two_processes_and_every_seed_counts_once(tmp_path, capsys):
+    curve, gates = _bench("strong_curve"), _bench("strong_gates")
+    db = tmp_path / "c.db"
+    for seed in ("1", "2"):
+        curve.main(["--sizes", "9", "--sets", "default", "--scale", "0.004", "--jobs", "1", "--seed", seed,
+                    "--db", str(db), "--report", str(tmp_path / "c.md"), "--no-estimate"])
+    reports = {}
+    for jobs in ("1", "2"):
+        runs = tmp_path / f"runs{jobs}.jsonl"
+        args = ["--db", str(db), "--base", "default", "--rules", "default", "--runs", str(runs),
+                "--report", str(tmp_path / f"g{jobs}.md"), "--jobs", jobs]
+        gates.main(args)
+        recs = sorted((json.loads(line) for line in runs.read_text().splitlines()), key=lambda r: (r["seed"], r["run"]))
+        reports[jobs] = recs
+        # the base set walked again from its stuck walk gets stuck on that walk again (a walk is its seed's)
+        assert recs and all(r["sample"] == r["base_sample"] and r["walks"] == r["base_sample"] + 1 for r in recs)
+        gates.main(args)  # everything walked: nothing runs again
+        assert len(runs.read_text().splitlines()) == len(recs)
+    strip = [[{k: v for k, v in r.items() if k != "seconds"} for r in recs] for recs in reports.values()]
+    assert strip[0] == strip[1]
+    text = (tmp_path / "g2.md").read_text()
+    rows = [line.split(" | ") for line in text.splitlines() if line.startswith("| 9 | ") and "(seed" in line]
+    assert len(rows) == 2
+    stuck = sum(int(r[3].split(" / ")[0]) for r in rows)
+    walks = sum(int(r[3].split(" / ")[1].replace(" ", "")) for r in rows)
+    pooled = next(line for line in text.splitlines() if line.startswith("| 9 | 2 | "))
+    assert pooled.split(" | ")[2] == f"{stuck} / {walks:,}".replace(",", " ")
+    assert stuck == len(reports["2"])
+    capsys.readouterr()
