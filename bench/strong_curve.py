@@ -41,7 +41,7 @@ from labyrinth.jobs import stop_on_signals  # noqa: E402
 from labyrinth.rules import get_rule_set  # noqa: E402
 from labyrinth.view.charts import line_chart  # noqa: E402
 from verify import stats_campaign  # noqa: E402
-from verify.campaign import rules_fingerprint  # noqa: E402
+from verify.campaign import rules_fingerprints  # noqa: E402
 from verify.store import Store  # noqa: E402
 
 #: runs and cap (walkthroughs a run at most) of each size: about 100 000 walks at 21x21 (the issue's stretch
@@ -64,17 +64,20 @@ def plan(sizes, scale):
     return out
 
 
-def _stored(store, name, n, runs, cap, seed, fingerprint, *, exact=True):
+def _stored(store, name, n, runs, cap, seed, fingerprints, *, exact=True):
     """The id of the stats campaign of exactly these settings in ``store``, or None.
 
-    ``exact=False`` also takes a campaign of the same settings whose rule set's fingerprint differs (an optional
-    rule added to the set since, switched off: the same walks), the one of this fingerprint first.
+    ``fingerprints`` are the set's (:func:`verify.campaign.rules_fingerprints`: the current one, then the older one
+    that counted the rules switched off). ``exact=False`` also takes a campaign of the same settings whose
+    fingerprint differs (stored under the older fingerprint before an optional rule, switched off here, joined the
+    set: the same walks), one of these fingerprints first.
     """
     want = {"sizes": [n], "rules": name, "off": [], "on": [], "runs": runs, "seed": seed, "cap": cap}
     same = [c for c in store.campaigns() if c["kind"] == stats_campaign.KIND and json.loads(c["params"]) == want]
-    for c in same:
-        if c["fingerprint"] == fingerprint:
-            return c["id"]
+    for fp in fingerprints:
+        for c in same:
+            if c["fingerprint"] == fp:
+                return c["id"]
     return None if exact or not same else same[-1]["id"]
 
 
@@ -82,7 +85,7 @@ def _estimate(store, sets, sizes_plan, seed):
     """Seconds of one core the units not stored yet take, per (set, n), from stored units or timed walks."""
     total, rows = 0.0, []
     for name, rules in sets.items():
-        fp = rules_fingerprint(rules)
+        fp = rules_fingerprints(rules)
         for n, (runs, cap) in sizes_plan.items():
             cid = _stored(store, name, n, runs, cap, seed, fp, exact=False)
             done = store.done_units(cid) if cid is not None else {}
@@ -97,8 +100,8 @@ def run(store, sets, sizes_plan, args):
     """Run (or go on with) every (set, size) campaign, smallest size first; print a line as each finishes."""
     for n, (runs, cap) in sizes_plan.items():
         for name, rules in sets.items():
-            cid = _stored(store, name, n, runs, cap, args.seed, rules_fingerprint(rules))
-            other = _stored(store, name, n, runs, cap, args.seed, rules_fingerprint(rules), exact=False)
+            cid = _stored(store, name, n, runs, cap, args.seed, rules_fingerprints(rules))
+            other = _stored(store, name, n, runs, cap, args.seed, rules_fingerprints(rules), exact=False)
             if cid is None and other is not None and stats_campaign.stored_results(store, other).complete:
                 continue  # measured before an optional rule (off here) joined the set: the same walks
             t0 = time.perf_counter()
@@ -115,7 +118,7 @@ def collect(store, sets, sizes_plan, seed):
     """``{(set, n): WalkStats}`` of the campaigns stored (complete or not)."""
     out = {}
     for name, rules in sets.items():
-        fp = rules_fingerprint(rules)
+        fp = rules_fingerprints(rules)
         for n, (runs, cap) in sizes_plan.items():
             cid = _stored(store, name, n, runs, cap, seed, fp, exact=False)
             if cid is None:

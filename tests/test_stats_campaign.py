@@ -180,3 +180,41 @@ def test_stats_rows_are_the_library_s(tmp_path):
     assert (got.mean, got.low, got.high, got.walks, got.stuck, got.censored) == \
         (direct.mean, direct.low, direct.high, direct.walks, direct.stuck, direct.censored)
     assert result.complete and result.units_done == result.units_total
+
+
+def test_a_rule_switched_off_leaves_the_fingerprint_and_a_campaign_of_the_older_fingerprint_resumes(tmp_path, capsys):
+    from labyrinth.rules import get_rule_set
+    from labyrinth.rules.ruleset import RuleSet
+    from verify.campaign import rules_fingerprint, rules_fingerprints
+
+    full = get_rule_set("strong+++")
+    assert "gates" in full.off
+    # the set as it was before the gates joined it, switched off: the same rules asked, the same walks
+    before = RuleSet(full.name, [r for r in full.rules if r.name != "gates"], (),
+                     {r.name for r in full.active}, sound=full.sound)
+    assert [r.name for r in before.active] == [r.name for r in full.active]
+    assert rules_fingerprint(before) == rules_fingerprint(full)
+    assert rules_fingerprints(before)[1] != rules_fingerprints(full)[1]  # the older fingerprint counted it
+    assert rules_fingerprint(get_rule_set("strong+++", on=["gates"])) != rules_fingerprint(full)
+    assert rules_fingerprint(get_rule_set("strong+++", off=["closure"])) != rules_fingerprint(full)
+
+    # a store written under the older fingerprint: its campaign resumes, no second one starts
+    db = str(tmp_path / "old.db")
+    args = ["stats", "-n", "7", "--rules", "default", "--runs", "6", "--cap", "5", "--no-progress", "--json",
+            "--db", db]
+    assert main(args) == 0
+    first = _rows(capsys.readouterr().out)
+    current, older = rules_fingerprints(get_rule_set("default"))
+    assert current != older  # default has optional rules switched off
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT fingerprint FROM campaigns").fetchall() == [(current,)]
+        con.execute("UPDATE campaigns SET fingerprint = ?", (older,))
+        con.execute("DELETE FROM units WHERE rowid = (SELECT MAX(rowid) FROM units)")
+        con.execute("UPDATE campaigns SET finished = NULL")
+    assert main(args) == 2  # the same settings without --resume: refused, as for the current fingerprint
+    capsys.readouterr()
+    assert main([*args, "--resume"]) == 0
+    out = capsys.readouterr()
+    assert _rows(out.out) == first and "1 blocks of runs to go" in out.err, out.err
+    with Store(db) as store:
+        assert [c["fingerprint"] for c in store.campaigns()] == [older]

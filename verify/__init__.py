@@ -13,7 +13,7 @@
 
 from verify._exhaustive import count_subtree
 from verify.audit import CLASSES, AuditTotals, Finding, audit_state, audit_walk, confirm
-from verify.campaign import code_version, rules_fingerprint, run_campaign
+from verify.campaign import code_version, rules_fingerprint, rules_fingerprints, run_campaign
 from verify.learn import Learned, learn
 from verify.minimize import Pattern, PatternError, minimal_pattern, verify_pattern
 from verify.settings import AuditSettings, RunSettings
@@ -38,6 +38,7 @@ __all__ = [
     "learn",
     "minimal_pattern",
     "rules_fingerprint",
+    "rules_fingerprints",
     "run_campaign",
     "verify_pattern",
 ]

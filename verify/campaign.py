@@ -55,19 +55,41 @@ from verify.audit import (
 )
 from verify.settings import PATTERN_SECONDS, AuditSettings
 
-__all__ = ["AuditSettings", "PATTERN_SECONDS", "code_version", "rules_fingerprint", "run_campaign", "run_trace_campaign"]
+__all__ = ["AuditSettings", "PATTERN_SECONDS", "code_version", "rules_fingerprint", "rules_fingerprints", "run_campaign",
+           "run_trace_campaign"]
 
 
 def rules_fingerprint(rules):
-    """A short hash naming a rule set's content: rule names, order, switches and pattern grids.
+    """A short hash naming what a rule set decides: its name, and the rules it asks (in order) with their patterns.
 
-    An external engine is named by its command (not by what it says of itself, so a campaign
-    stopped by a faulty engine resumes with the engine fixed).
+    A rule switched off asks nothing, so it is left out: a set that gained an
+    optional rule switched off (``gates`` joining ``strong+++``) walks the same
+    walks and resumes the campaigns it stored before. Campaigns stored under
+    the older fingerprint, which counted the rules switched off too, are found
+    by :func:`rules_fingerprints`. An external engine is named by its command
+    (not by what it says of itself, so a campaign stopped by a faulty engine
+    resumes with the engine fixed).
     """
+    return _fingerprint(rules, with_off=False)
+
+
+def rules_fingerprints(rules):
+    """The fingerprints a stored campaign of ``rules`` may carry: :func:`rules_fingerprint` first, then the older one.
+
+    Stores written before 2026-11-30 named a set by every rule, switched off
+    or not; a resume matches either, so no stored campaign is orphaned.
+    """
+    return (_fingerprint(rules, with_off=False), _fingerprint(rules, with_off=True))
+
+
+def _fingerprint(rules, *, with_off):
     command = rules.command
     h = hashlib.sha256(("engine:" + command if command is not None else rules.name).encode())
     for r in rules.rules:
-        h.update(f"|{r.name}:{type(r).__name__}:{r.name in rules.off}".encode())
+        off = r.name in rules.off
+        if off and not with_off:
+            continue
+        h.update(f"|{r.name}:{type(r).__name__}:{off}".encode())
         spec = r.spec
         if spec is not None:
             h.update("/".join(spec.grid).encode())
@@ -381,7 +403,8 @@ def run_campaign(store, settings):
               "split": split, "kind": kind}
     if oracle != "auto":  # (campaigns of the default oracle keep the parameters they had before the choice)
         params["oracle"] = oracle
-    campaign = store.start_campaign(kind, params, seed=seed, rules=name, fingerprint=rules_fingerprint(rules),
+    current, older = rules_fingerprints(rules)
+    campaign = store.start_campaign(kind, params, seed=seed, rules=name, fingerprint=current, also=(older,),
                                     code_version=code_version(), resume=settings.resume,
                                     refuse_same=settings.refuse_same)
     if exhaustive:

@@ -121,20 +121,20 @@ def open_campaign(store, *, sizes, rules_args, rules, runs, seed, cap, resume=Fa
     without one is a :class:`SettingsDiffer` naming the settings that differ
     from its latest stats campaign (or saying it holds none).
     """
-    from verify.campaign import code_version, rules_fingerprint
+    from verify.campaign import code_version, rules_fingerprints
 
     params = _params(sizes, rules_args, runs, seed, cap)
-    fingerprint = rules_fingerprint(rules)
+    fingerprint, older = rules_fingerprints(rules)
     if resume and not new:
         text = json.dumps(params, sort_keys=True)
         mine = [c for c in store.campaigns() if c["kind"] == KIND]
-        if not any(c["params"] == text and c["fingerprint"] == fingerprint for c in mine):
-            raise _differ(store, mine, params, fingerprint)
-    return store.start_campaign(KIND, params, seed=seed, rules=rules_args[0], fingerprint=fingerprint,
+        if not any(c["params"] == text and c["fingerprint"] in (fingerprint, older) for c in mine):
+            raise _differ(store, mine, params, (fingerprint, older))
+    return store.start_campaign(KIND, params, seed=seed, rules=rules_args[0], fingerprint=fingerprint, also=(older,),
                                 code_version=code_version(), resume=resume and not new, refuse_same=not new)
 
 
-def _differ(store, mine, params, fingerprint):
+def _differ(store, mine, params, fingerprints):
     if not mine:
         return SettingsDiffer("no stats campaign to resume here: run without --resume to start one",
                               source=store.path)
@@ -142,7 +142,7 @@ def _differ(store, mine, params, fingerprint):
     stored = json.loads(last["params"])
     diffs = [f"{flag} {_shown(k, stored.get(k))} stored, {_shown(k, params[k])} given" for k, flag in _SETTINGS
              if stored.get(k) != params[k]]
-    if not diffs and last["fingerprint"] != fingerprint:
+    if not diffs and last["fingerprint"] not in fingerprints:
         diffs = ["the rule set's content (its rules or pattern files changed since)"]
     return SettingsDiffer(f"--resume: the settings differ from stats campaign {last['id']}'s: " + "; ".join(diffs)
                           + " (resume with its settings, or run without --resume to start another)",

@@ -184,20 +184,25 @@ class Store:
             self.db = None
 
     # --- campaigns ------------------------------------------------------------------
-    def start_campaign(self, kind, params, *, seed=None, rules=None, fingerprint=None, code_version=None,
+    def start_campaign(self, kind, params, *, seed=None, rules=None, fingerprint=None, also=(), code_version=None,
                        resume=False, refuse_same=False):
         """A campaign id: the last one with the same parameters when ``resume``, else a new one.
 
         With ``refuse_same`` (and no ``resume``), a campaign with the same parameters
         already stored is a :class:`~labyrinth.errors.CampaignExists` instead of a second copy.
+        A stored campaign matches with ``fingerprint`` or any of ``also`` (the
+        older fingerprints of the same rule set); a new one gets ``fingerprint``.
         """
         text = json.dumps(params, sort_keys=True)
         with self._transaction():  # two resumes started at once find (or make) the same campaign
             row = None
             if resume or refuse_same:
-                row = self.db.execute(
-                    "SELECT id, finished FROM campaigns WHERE kind = ? AND params = ? AND fingerprint IS ? "
-                    "ORDER BY id DESC LIMIT 1", (kind, text, fingerprint)).fetchone()
+                for fp in (fingerprint, *also):
+                    row = self.db.execute(
+                        "SELECT id, finished FROM campaigns WHERE kind = ? AND params = ? AND fingerprint IS ? "
+                        "ORDER BY id DESC LIMIT 1", (kind, text, fp)).fetchone()
+                    if row is not None:
+                        break
             if row is not None and not resume:
                 stored = self.db.execute("SELECT COUNT(*) FROM units WHERE campaign = ?", (row["id"],)).fetchone()[0]
                 raise CampaignExists(f"campaign {row['id']} has these settings "

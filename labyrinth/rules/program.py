@@ -182,7 +182,7 @@ def decide(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
     """
     free = _prepare(order, nb, colour, end, taken, head, free_count, scratch, area, window)
     return _ask(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window, trig, ntrig,
-                free) & 15
+                free, 0) & 15
 
 
 @njit(cache=True, inline="always")
@@ -234,7 +234,9 @@ def choose(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
     known = scratch[ctrl, _repair.OUT_CLOSED] if outside else 0  # moves whose verdict is known
     opened = 0
     live = scratch[ctrl, _repair.OUT_OPEN] if outside else 0  # moves no outside check has to see
+    asked = 0  # the rules asked already: the C-shape's force is known for the whole state
     if order[0] == codes.CSHAPE:
+        asked = 1
         forced = cshape(nb, end, taken, head, trig, ntrig) & free
         if forced:
             # the study's C-shape: one forced move is the only open one, two leave none
@@ -249,7 +251,7 @@ def choose(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
         if not known & bit:
             known |= bit
             got = _ask(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window,
-                       trig, ntrig, bit)
+                       trig, ntrig, bit, asked)
             opened |= got & 15
             live |= (got >> 8) & 15
             if got & _FORCED:
@@ -266,19 +268,24 @@ def choose(order, nb, colour, n, end, taken, head, heading, free_count, scratch,
 
 
 @njit(cache=True)
-def _ask(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window, trig, ntrig, free):
-    """The rules in ``order`` asked about the moves ``free`` at a prepared state: the open ones' mask (bits 0-3),
+def _ask(order, nb, colour, n, end, taken, head, heading, free_count, scratch, area, pat, window, trig, ntrig, free,
+         first):
+    """The rules ``order[first:]`` asked about the moves ``free`` at a prepared state: the open ones' mask (bits 0-3),
     those of them a certifying rule proved live (bits 8-11), and :data:`_FORCED` when a rule forced the move.
 
     A rule is asked only about the moves still open and not proven live (a
-    certifying rule found a completion: no other rule is asked about them).
+    certifying rule found a completion: no other rule is asked about them);
+    once none is left, no rule is asked at all. The rules before ``first``
+    were asked by the caller, about the whole state (the C-shape in :func:`choose`).
     """
     disabled = 0
     forced = 0
     live = 0
-    i = 0
+    i = first
     count = order.shape[0]
     while i < count:
+        if free & ~disabled & ~live == 0:
+            break  # every move asked about is closed or proven live: a later rule has nothing to say
         code = order[i]
         if code >= codes.PATTERN_BASE:
             # a run of pattern rules is matched in one call, against one window
