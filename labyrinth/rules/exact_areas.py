@@ -42,7 +42,7 @@ from labyrinth.rules.base import DISABLE, CompiledRule
 from labyrinth.rules.closure import ROWS as _CLOSURE_ROWS
 from labyrinth.rules.window import _lookup
 
-__all__ = ["BASE", "CODE", "ExactAreas", "MAX_CELLS", "NODE_BUDGET", "ROWS", "areas_dead", "areas_masks"]
+__all__ = ["BASE", "CODE", "ExactAreas", "MAX_CELLS", "NODE_BUDGET", "ROWS", "areas_dead", "areas_masks", "gate_search"]
 
 CODE = codes.EXACT_AREAS
 #: first scratch row (after the closure's rows)
@@ -67,14 +67,15 @@ def _node(taken, head, c):
 
 
 @njit(cache=True)
-def _gates(nb, end, taken, head, w):
-    """Depth-first search from the head: discovery times, low points, parents. Returns the nodes reached."""
+def gate_search(nb, taken, head, disc, low, parent, it, stack):
+    """Depth-first search from the head over the free cells: discovery times, low points, parents (Tarjan 1972).
+
+    The cut cells between the head and the end corner (the gates) are read
+    off them: :func:`areas_dead` here, :func:`labyrinth.rules.gates.area_chain`
+    for the gates rule. ``it`` and ``stack`` are working space. Returns the
+    nodes reached.
+    """
     size = taken.shape[0]
-    disc = w[DISC]
-    low = w[LOW]
-    parent = w[PARENT]
-    it = w[ITER]
-    stack = w[STACK]
     for c in range(size):
         disc[c] = -1
     t = 0
@@ -227,7 +228,7 @@ def areas_dead(nb, n, end, taken, head, free_left, w, table, cells):
     if free_left == 0:
         return 0
     size = taken.shape[0]
-    reached = _gates(nb, end, taken, head, w)
+    reached = gate_search(nb, taken, head, w[DISC], w[LOW], w[PARENT], w[ITER], w[STACK])
     if reached != free_left + 1:
         cells[0] = head
         return 1  # the free cells fall apart

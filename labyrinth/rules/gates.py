@@ -47,6 +47,7 @@ from numba import njit
 from ortools.sat.python import cp_model
 
 from labyrinth.rules.base import DISABLE, Effect
+from labyrinth.rules.exact_areas import gate_search
 
 __all__ = ["BUDGET", "GatedAreas", "MAX_CELLS", "SEARCH_NODES", "SEARCH_SPARE", "area_chain", "area_verdict",
            "search_nodes"]
@@ -79,38 +80,12 @@ def area_chain(nb, end, taken, head):
     reachable: other rules see that.
     """
     size = taken.shape[0]
-    disc = np.full(size, -1, np.int64)
-    low = np.zeros(size, np.int64)
-    parent = np.full(size, -1, np.int64)
-    it = np.zeros(size, np.int64)
+    disc = np.empty(size, np.int64)
+    low = np.empty(size, np.int64)
+    parent = np.empty(size, np.int64)
     stack = np.empty(size, np.int64)
     label = np.full(size, -1, np.int64)
-    top = 0
-    stack[0] = head
-    disc[head] = low[head] = 0
-    t = 1
-    while top >= 0:
-        v = stack[top]
-        if it[v] < 4:
-            d = it[v]
-            it[v] += 1
-            w = nb[v, d]
-            if w < 0 or (taken[w] and w != head):
-                continue
-            if disc[w] < 0:
-                disc[w] = low[w] = t
-                t += 1
-                parent[w] = v
-                top += 1
-                stack[top] = w
-            elif w != parent[v] and disc[w] < low[v]:
-                low[v] = disc[w]
-        else:
-            top -= 1
-            if top >= 0:
-                u = stack[top]
-                if low[v] < low[u]:
-                    low[u] = low[v]
+    gate_search(nb, taken, head, disc, low, parent, np.empty(size, np.int64), stack)
     if disc[end] < 0:
         return np.empty(0, np.int64), label
     # the gates: the cells u on the tree path from the end up to the head whose child c on it has low[c] >= disc[u]
