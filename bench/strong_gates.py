@@ -21,9 +21,20 @@ under a new id) share the runs walked again.
 
     python bench/strong_gates.py --jobs 2            # reports/strong-curve-2027.db, strong+++ -> strong++++
     python bench/strong_gates.py --report-only
+
+The same holds for any sound rules added to the base set: ``--rules strong+++
+--on probe-cut:3 --runs reports/probe-cut.jsonl --report reports/probe-cut.md``
+measures ``strong+++`` with the probe whose suppositions the cut rule closes.
+And it chains: a walk that a set contained in the stronger one completed, the
+stronger one completes too. ``--also RUNS`` names the runs walked again of
+such sets (``strong++++`` and ``strong+++ --on probe-cut:3`` for ``strong++++
+--on probe-cut:3``): a run one of them completed is complete, and the others
+start from the furthest walk those reached, so only the runs every one of them
+left stuck are walked again.
 """
 
 import argparse
+import itertools
 import json
 import pathlib
 import platform
@@ -89,18 +100,19 @@ def _key(n, seed, cap, run):
 _RUNNERS = {}
 
 
-def again(rules, campaign, n, seed, cap, run, k):
-    """Run ``run`` of the stronger set ``rules`` from its walk ``k`` (the first stuck one of the base set) to the
-    cap: the record of the run."""
-    runner = _RUNNERS.get(rules)
+def again(rules, on, campaign, n, seed, cap, run, k, start=None):
+    """Run ``run`` of the stronger set ``rules`` (with the optional rules ``on``) from its walk ``start`` (by
+    default ``k``, the first stuck one of the base set) to the cap: the record of the run."""
+    start = k if start is None else start
+    runner = _RUNNERS.get((rules, on))
     if runner is None:
-        runner = _RUNNERS[rules] = get_rule_set(rules).runner()
+        runner = _RUNNERS[rules, on] = get_rule_set(rules, on=on).runner()
     t0 = time.perf_counter()
     closed = getattr(runner, "closed", 0)  # moves the pausing rules closed (a set without them: none)
     board = State.from_moves(n, "").board
-    done, ran = runner.runs_until_stuck(board, seed, (run << 32) + k, cap - k)
-    return {"campaign": campaign, "n": n, "seed": seed, "cap": cap, "run": run, "base_sample": k, "sample": k + done,
-            "walks": k + ran, "gates_closed": getattr(runner, "closed", 0) - closed, "seconds": round(time.perf_counter() - t0, 1)}
+    done, ran = runner.runs_until_stuck(board, seed, (run << 32) + start, cap - start)
+    return {"campaign": campaign, "n": n, "seed": seed, "cap": cap, "run": run, "base_sample": k, "sample": start + done,
+            "walks": start + ran, "gates_closed": getattr(runner, "closed", 0) - closed, "seconds": round(time.perf_counter() - t0, 1)}
 
 
 def _rate(stuck, walks):
@@ -110,16 +122,16 @@ def _rate(stuck, walks):
 
 
 def report(rows, recs, args):
-    lines = [f"# `{args.rules}` on the campaigns of `{args.base}`", "",
+    lines = [f"# `{args.label}` on the campaigns of `{args.base}`", "",
              f"Command: `{shlex.join(['python', 'bench/strong_gates.py', *args.argv])}` over the stats campaigns of "
              f"`{args.db}`, {platform.machine()}, python {platform.python_version()}.", "",
-             f"`{args.rules}` walks the walks of `{args.base}` step for step until the gates close a move the walk "
-             "drew, and they close only dead moves, which the base set takes and then gets stuck. So each campaign "
-             f"of `{args.rules}` on the same seed is the campaign of `{args.base}` with its stuck walks walked again, "
+             f"`{args.label}` walks the walks of `{args.base}` step for step until the rules it adds close a move "
+             "the walk drew, and they close only dead moves, which the base set takes and then gets stuck. So each "
+             f"campaign of `{args.label}` on the same seed is the campaign of `{args.base}` with its stuck walks walked again, "
              "and where one completes now, the rest of its run walked (`bench/strong_gates.py` says why). The "
              "figures below are those campaigns, exactly, not an estimate: stuck walks per walk, Wilson 95% "
              "intervals.", "",
-             f"| n | campaign | runs (cap) | `{args.base}`: stuck / walks | per walk [95%] | `{args.rules}`: "
+             f"| n | campaign | runs (cap) | `{args.base}`: stuck / walks | per walk [95%] | `{args.label}`: "
              "stuck / walks | per walk [95%] | stuck walks walked again | of them completed now |",
              "|---|---|---|---|---|---|---|---|---|"]
     widest = {}  # (n, seed) -> the campaign of the most walks (those of one seed are the same walks)
@@ -145,12 +157,12 @@ def report(rows, recs, args):
             row[i] += x
     if any(row[4] > 1 for row in pooled.values()):
         lines += ["", "Every seed of a size together (per seed its campaign of the most walks, walked again whole):", "",
-                  f"| n | seeds | `{args.base}`: stuck / walks | per walk [95%] | `{args.rules}`: stuck / walks | "
+                  f"| n | seeds | `{args.base}`: stuck / walks | per walk [95%] | `{args.label}`: stuck / walks | "
                   "per walk [95%] |", "|---|---|---|---|---|---|"]
         for n, (bs, bw, ns, nw, k) in sorted(pooled.items()):
             lines.append(f"| {n} | {k} | {_rate(bs, bw)} | {_rate(ns, nw)} |")
     lines += ["", "## The runs walked again", "",
-              "| n | campaign | run | walk of `" + args.base + "` stuck | `" + args.rules + "`: walkthroughs "
+              "| n | campaign | run | walk of `" + args.base + "` stuck | `" + args.label + "`: walkthroughs "
               "(cap) | moves the gates closed | seconds |", "|---|---|---|---|---|---|---|"]
     for rec in sorted(recs.values(), key=lambda r: (r["n"], r["seed"], r["campaign"], r["run"])):
         lines.append(f"| {rec['n']} | {rec['campaign']} | {rec['run']} | {rec['base_sample']} | {rec['sample']} "
@@ -175,6 +187,9 @@ def main(argv=None):
     ap.add_argument("--db", default="reports/strong-curve-2027.db")
     ap.add_argument("--base", default="strong+++")
     ap.add_argument("--rules", default="strong++++")
+    ap.add_argument("--on", default="", help="optional rules switched on in --rules, comma-separated (probe-cut:3)")
+    ap.add_argument("--also", action="append", default=[],
+                    help="the runs walked again (JSON lines) of a set the stronger one contains; repeatable")
     ap.add_argument("--max-n", type=int, default=101)
     ap.add_argument("--runs", default="reports/strong-gates.jsonl", help="the runs walked again (JSON lines)")
     ap.add_argument("--report", default="reports/strong-gates.md")
@@ -182,17 +197,33 @@ def main(argv=None):
     ap.add_argument("--jobs", type=int, default=1, help="runs walked again at once (worker processes)")
     args = ap.parse_args(argv)
     args.argv = sys.argv[1:] if argv is None else list(argv)
+    on = tuple(sorted(x for x in args.on.split(",") if x))
+    if on:
+        args.rules_on, args.label = on, f"{args.rules} --on {','.join(on)}"
+    else:
+        args.rules_on, args.label = (), args.rules
     out = pathlib.Path(args.runs)
     with Store(args.db) as store:
         rows = [r for r in base_runs(store, args.base) if r[1] <= args.max_n]
     recs = load(out)
     if not args.report_only:
-        todo = {_key(n, seed, cap, run): (args.rules, campaign, n, seed, cap, run, k)
-                for campaign, n, seed, cap, _, _, stuck in rows for run, k in stuck
-                if _key(n, seed, cap, run) not in recs}.values()
+        also = [load(pathlib.Path(p)) for p in args.also]
+        todo, known = {}, {}
+        for campaign, n, seed, cap, _, _, stuck in rows:
+            for run, k in stuck:
+                key = _key(n, seed, cap, run)
+                if key in recs or key in todo or key in known:
+                    continue
+                start = max([k] + [a[key]["sample"] for a in also if key in a])
+                if start >= cap:  # a set this one contains completed the run: so does this one, walk for walk
+                    known[key] = {"campaign": campaign, "n": n, "seed": seed, "cap": cap, "run": run, "base_sample": k,
+                                  "sample": cap, "walks": cap, "gates_closed": 0, "seconds": 0.0, "known": True}
+                    continue
+                todo[key] = (args.rules, args.rules_on, campaign, n, seed, cap, run, k, start)
+        todo = todo.values()
         try:
             with out.open("a") as f:
-                for rec in _walked(todo, args.jobs):
+                for rec in itertools.chain(known.values(), _walked(todo, args.jobs)):
                     recs[_key(rec["n"], rec["seed"], rec["cap"], rec["run"])] = rec
                     f.write(json.dumps(rec) + "\n")
                     f.flush()

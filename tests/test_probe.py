@@ -26,10 +26,11 @@ def _random_states(n, count, seed):
     return out
 
 
-@pytest.mark.parametrize(("n", "depth"), [(7, 1), (9, 1), (11, 1), (7, 3), (9, 2), (11, 3)])
-def test_every_move_the_probe_closes_is_dead_by_the_oracle(n, depth):
+@pytest.mark.parametrize(("n", "depth", "cut"), [(7, 1, False), (9, 1, False), (11, 1, False), (7, 3, False),
+                                                 (9, 2, False), (11, 3, False), (9, 1, True), (11, 3, True)])
+def test_every_move_the_probe_closes_is_dead_by_the_oracle(n, depth, cut):
     states = _random_states(n, 300, seed=n)
-    probe = HeadProbe(depth)
+    probe = HeadProbe(depth, cut=cut)
     closed = 0
     with get_oracle("sat", time_limit=60) as oracle:
         for state in states:
@@ -123,9 +124,21 @@ def test_the_deep_probe_closes_what_strong_plus_walked_into_and_its_nested_cases
     assert again.state.moves[:state.steps + 1] != state.moves + move
 
 
-@pytest.mark.parametrize("name", ["probe:1", "probe:5", "probe:x", "probe:"])
+@pytest.mark.parametrize("name", ["probe:1", "probe:5", "probe:x", "probe:", "probe-cut:0", "probe-cut:5", "probe-cut:"])
 def test_a_bad_depth_is_a_one_line_error_naming_it(name):
     from labyrinth.errors import LabyrinthError
     with pytest.raises(LabyrinthError) as err:
         get_rule_set("strong", on=[name])
     assert name in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("depth", [1, 3])
+def test_the_probe_with_the_cut_closes_every_move_the_probe_closes(depth):
+    plain, cut = HeadProbe(depth), HeadProbe(depth, cut=True)
+    closed = 0
+    for n in (9, 11, 13):
+        for state in _random_states(n, 150, seed=100 + n):
+            moves = {e.move for e in plain.effects(state)}
+            assert moves <= {e.move for e in cut.effects(state)}, (state.compact(), moves)
+            closed += len(moves)
+    assert closed > 50

@@ -19,7 +19,8 @@ from oracle import get_oracle
 
 
 @pytest.mark.parametrize(("rule", "at_least"), [(Closure(), 1000), (ExactAreas(), 1000), (TwoMatching(), 50), (HeadProbe(), 1000),
-                                               (HeadProbe(3), 1000), (CutCondition(), 1000), (GatedAreas(), 1000)],
+                                               (HeadProbe(3), 1000), (CutCondition(), 1000), (GatedAreas(), 1000),
+                                               (HeadProbe(1, cut=True), 1000), (HeadProbe(3, cut=True), 1000)],
                          ids=lambda x: getattr(x, "name", str(x)))
 def test_the_rule_never_closes_a_live_move_on_any_5x5_state(rule, at_least):
     closed = 0

@@ -112,3 +112,33 @@ def test_the_runs_walked_again_are_the_same_on_two_processes_and_every_seed_coun
     assert pooled.split(" | ")[2] == f"{stuck} / {walks:,}".replace(",", " ")
     assert stuck == len(reports["2"])
     capsys.readouterr()
+
+
+def test_runs_a_contained_set_walked_again_start_the_stronger_sets_runs_and_a_run_it_completed_is_complete(
+        tmp_path, capsys):
+    curve, gates = _bench("strong_curve"), _bench("strong_gates")
+    db = tmp_path / "c.db"
+    curve.main(["--sizes", "9", "--sets", "universal", "--scale", "0.004", "--jobs", "1", "--seed", "3",
+                "--db", str(db), "--report", str(tmp_path / "c.md"), "--no-estimate"])
+    common = ["--db", str(db), "--base", "universal", "--rules", "default"]
+    first = tmp_path / "first.jsonl"
+    gates.main([*common, "--runs", str(first), "--report", str(tmp_path / "first.md")])
+    recs = [json.loads(line) for line in first.read_text().splitlines()]
+    assert len(recs) >= 2 and all(r["sample"] < r["cap"] for r in recs)  # default gets stuck on 9x9 too
+    # another set's runs, one of them completed: the stronger set's run is complete without a walk, and the
+    # others start where that set got stuck (here the same set: stuck on the same walk again)
+    other = tmp_path / "other.jsonl"
+    done = dict(recs[0], sample=recs[0]["cap"], walks=recs[0]["cap"])
+    other.write_text("\n".join(json.dumps(r) for r in [done, *recs[1:]]) + "\n")
+    chained = tmp_path / "chained.jsonl"
+    gates.main([*common, "--also", str(other), "--runs", str(chained), "--report", str(tmp_path / "chained.md")])
+    got = {(r["seed"], r["run"]): r for r in map(json.loads, chained.read_text().splitlines())}
+    assert len(got) == len(recs)
+    key = (done["seed"], done["run"])
+    assert got[key]["known"] and got[key]["sample"] == got[key]["walks"] == done["cap"]
+    for r in recs[1:]:
+        mine = got[(r["seed"], r["run"])]
+        assert "known" not in mine and (mine["sample"], mine["walks"]) == (r["sample"], r["walks"])
+    row = next(line for line in (tmp_path / "chained.md").read_text().splitlines() if line.startswith("| 9 | "))
+    assert row.split(" | ")[5].split(" / ")[0] == str(len(recs) - 1)
+    capsys.readouterr()

@@ -18,6 +18,7 @@ CLOSURE             8                :mod:`labyrinth.rules.closure`
 EXACT_AREAS         9                :mod:`labyrinth.rules.exact_areas`
 PROBE               10 .. 13         :mod:`labyrinth.rules.probe` (``probe:K`` = ``PROBE + K - 1``)
 CUT                 14               :mod:`labyrinth.rules.cut`
+PROBE_CUT           30 .. 33         :mod:`labyrinth.rules.probe` (``probe-cut:K`` = ``PROBE_CUT + K - 1``)
 MATCHING_CERTIFY    17               :mod:`labyrinth.rules.matching` (in a set of sound rules)
 WINDOW_BASE         21 .. 25         :mod:`labyrinth.rules.window` (``window:R`` = ``WINDOW_BASE + R``)
 PATTERN_BASE        100 ..           :mod:`labyrinth.rules.patterns` (``PATTERN_BASE + r``: table row ``r``)
@@ -25,7 +26,7 @@ PATTERN_BASE        100 ..           :mod:`labyrinth.rules.patterns` (``PATTERN_
 """
 
 __all__ = ["AREA_CODES", "CLOSURE", "COLOUR_IMBALANCE", "COUNT_AREA", "CSHAPE", "CUT", "EXACT_AREAS", "LINES", "MATCHING",
-           "MATCHING_CERTIFY", "NEAR_BORDER", "OLDER_LINE", "PATTERN_BASE", "PROBE", "PROBE_MAX_DEPTH", "WINDOW_BASE",
+           "MATCHING_CERTIFY", "NEAR_BORDER", "OLDER_LINE", "PATTERN_BASE", "PROBE", "PROBE_CUT", "PROBE_MAX_DEPTH", "WINDOW_BASE",
            "WINDOW_MAX_RADIUS"]
 
 CSHAPE = 1
@@ -44,6 +45,8 @@ PROBE = 10
 PROBE_MAX_DEPTH = 4
 #: bridges and two-edge cuts of the closure's options
 CUT = 14
+#: ``probe-cut:K``, the probe whose suppositions the cut rule closes too, is ``PROBE_CUT + K - 1``
+PROBE_CUT = 30
 #: the two-matching in a rule set whose rules are all sound: it also certifies live moves
 MATCHING_CERTIFY = 17
 #: ``window:R`` is ``WINDOW_BASE + R`` for R from 1 to :data:`WINDOW_MAX_RADIUS`

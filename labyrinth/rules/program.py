@@ -77,7 +77,10 @@ def rule_masks(code, nb, colour, n, end, taken, head, heading, free_count, scrat
         return closure_masks(nb, colour, end, taken, head, free_count, moves, scratch, trig, ntrig)
     if codes.PROBE <= code < codes.PROBE + codes.PROBE_MAX_DEPTH:
         return probe_masks(nb, colour, end, taken, head, free_count, moves, scratch, trig, ntrig,
-                           code - codes.PROBE + 1)
+                           code - codes.PROBE + 1, False)
+    if codes.PROBE_CUT <= code < codes.PROBE_CUT + codes.PROBE_MAX_DEPTH:
+        return probe_masks(nb, colour, end, taken, head, free_count, moves, scratch, trig, ntrig,
+                           code - codes.PROBE_CUT + 1, True)
     if code == codes.CUT:
         return cut_masks(nb, colour, end, taken, head, free_count, moves, scratch, trig, ntrig)
     if codes.WINDOW_BASE < code <= codes.WINDOW_BASE + codes.WINDOW_MAX_RADIUS:

@@ -141,10 +141,11 @@ def on_names():
     >>> on_names()[:62]
     'future-lines, two-matching, closure, exact-areas, probe, cut, '
     >>> on_names()[62:]
-    'gates, window:R with R from 1 to 5, probe:K with K from 2 to 4'
+    'gates, window:R with R from 1 to 5, probe:K with K from 2 to 4, probe-cut:K with K from 1 to 4'
     """
     return ", ".join([r.name for r in _optional()] + [f"{WINDOW_PREFIX}R with R from 1 to {MAX_RADIUS}",
-                                                      f"{PROBE_PREFIX}K with K from 2 to {MAX_DEPTH}"])
+                                                      f"{PROBE_PREFIX}K with K from 2 to {MAX_DEPTH}",
+                                                      f"{PROBE_CUT_PREFIX}K with K from 1 to {MAX_DEPTH}"])
 
 
 def _universal(off, on):
@@ -234,6 +235,8 @@ def check_names(specs, source):
 WINDOW_PREFIX = "window:"
 #: ``--on probe:K`` adds the probe K levels deep
 PROBE_PREFIX = "probe:"
+#: ``--on probe-cut:K`` adds the probe K levels deep whose suppositions the cut rule closes too
+PROBE_CUT_PREFIX = "probe-cut:"
 
 
 def _window_rule(name):
@@ -246,11 +249,14 @@ def _window_rule(name):
 
 
 def _deep_probe(name):
-    """The look-ahead a name ``probe:K`` asks for; a one-line error for a bad depth."""
-    depth = name[len(PROBE_PREFIX):]
-    if not depth.isdigit() or not 2 <= int(depth) <= MAX_DEPTH:
-        raise LabyrinthError(f"a deep probe takes a depth from 2 to {MAX_DEPTH} (probe is depth 1)", token=name)
-    return HeadProbe(int(depth))
+    """The look-ahead a name ``probe:K`` (or ``probe-cut:K``) asks for; a one-line error for a bad depth."""
+    cut = name.startswith(PROBE_CUT_PREFIX)
+    depth = name[len(PROBE_CUT_PREFIX if cut else PROBE_PREFIX):]
+    least = 1 if cut else 2
+    if not depth.isdigit() or not least <= int(depth) <= MAX_DEPTH:
+        raise LabyrinthError(f"a deep probe takes a depth from {least} to {MAX_DEPTH}"
+                             + ("" if cut else " (probe is depth 1)"), token=name)
+    return HeadProbe(int(depth), cut=cut)
 
 
 def get_rule_set(name, off=(), on=(), *, engine_timeout=None, engine_order=None):
@@ -265,7 +271,7 @@ def get_rule_set(name, off=(), on=(), *, engine_timeout=None, engine_order=None)
     """
     off, on = frozenset(off), frozenset(on)
     extra = [_window_rule(w) for w in sorted(on) if w.startswith(WINDOW_PREFIX)]
-    extra += [_deep_probe(p) for p in sorted(on) if p.startswith(PROBE_PREFIX)]
+    extra += [_deep_probe(p) for p in sorted(on) if p.startswith((PROBE_PREFIX, PROBE_CUT_PREFIX))]
     for prefix in sorted(set(FAMILIES) | set(_FAMILY_MODULES)):
         if name.startswith(prefix):
             if prefix not in FAMILIES:
