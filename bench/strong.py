@@ -65,6 +65,12 @@ def stuck(rules, n, walks, seed, jobs):
     return st.stuck, st.walks, st.seconds
 
 
+def _named(name):
+    """The rule set a speed set names: ``NAME`` or ``NAME --on RULE[;RULE...]`` (``;``: commas part the sets)."""
+    base, _, on = name.partition(" --on ")
+    return get_rule_set(base, on=[r for r in on.split(";") if r])
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=20.0, help="timed seconds per set for the speed")
@@ -74,7 +80,8 @@ def main(argv=None):
     ap.add_argument("--default-walks", type=int, default=2000, help="walks per size for default")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--speed-sets", default="", metavar="SET[,SET...]",
-                    help="the sets timed past 21x21 (default: default, strong, strong+, strong++)")
+                    help="the sets timed past 21x21 (default: default, strong, strong+, strong++); a set may switch "
+                         "rules on: 'strong+++ --on probe-cut:3'")
     ap.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
                     help="time by the wall clock or by this process's CPU seconds (steadier on a shared machine)")
     ap.add_argument("--jobs", type=int, default=2)
@@ -83,7 +90,7 @@ def main(argv=None):
     sets = {"default": get_rule_set("default"), "default --on future-lines": get_rule_set("default", on=["future-lines"]),
             "strong": get_rule_set("strong"), "strong+": get_rule_set("strong+"), "strong++": get_rule_set("strong++")}
     big = [s for s in args.speed_sets.split(",") if s] or ["default", "strong", "strong+", "strong++"]
-    sets.update({name: get_rule_set(name) for name in big if name not in sets})
+    sets.update({name: _named(name) for name in big if name not in sets})
     print(f"# machine: {platform.machine()}, {os.cpu_count()} cores, python {platform.python_version()}; "
           f"load average at the start {os.getloadavg()[0]:.1f}; {args.clock} clock\n")
     print("## random walks, one core, caches warm, interleaved blocks\n")

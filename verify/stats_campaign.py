@@ -19,9 +19,11 @@ runs. So a size's runs are cut into blocks, each a named *unit*
   on the same settings: the same runs, their counts put back in run order.
 
 A campaign's settings are its sizes, the rule set (with its ``--on`` and
-``--off`` and the fingerprint of its content), the seed, the cap and the runs
-per size: ``resume`` goes on with the stored campaign of exactly these
-settings and refuses (:class:`SettingsDiffer`) when the store holds none.
+``--off`` and the fingerprint of the rules it asks,
+:func:`verify.campaign.rules_fingerprint`: a rule switched off does not
+count), the seed, the cap and the runs per size: ``resume`` goes on with the
+stored campaign of exactly these settings and refuses (:class:`SettingsDiffer`)
+when the store holds none.
 """
 
 import dataclasses
