@@ -142,3 +142,21 @@ def test_the_probe_with_the_cut_closes_every_move_the_probe_closes(depth):
             assert moves <= {e.move for e in cut.effects(state)}, (state.compact(), moves)
             closed += len(moves)
     assert closed > 50
+
+
+def test_the_probe_with_the_cut_completes_a_61x61_walk_that_strong_plus_plus_plus_got_stuck_on():
+    """Walk 6 of run 1855 of seed 2027 (reports/strong-probe-cut.md): the walk of ``strong+++`` takes a move
+    that ``probe-cut:3`` closes, gets stuck, and the walk with ``probe-cut:3`` goes on to a walkthrough."""
+    n, seed, index = 61, 2027, (1855 << 32) + 6
+    start = State.from_moves(n, "")
+    base, more = get_rule_set("strong+++"), get_rule_set("strong+++", on=["probe-cut:3"])
+    stuck, stuck_outcome = base.runner().walk(start, seed, index)
+    done, done_outcome = more.runner().walk(start, seed, index)
+    assert stuck_outcome == 0 and done_outcome == 1
+    walkthrough = State.from_cells(n, [(c % n + 1, c // n + 1) for c in done])  # checks every step
+    assert walkthrough.free_count == 0 and walkthrough.at_end()
+    k = next(i for i in range(len(stuck)) if stuck[i] != done[i])
+    line = State.from_cells(n, [(c % n + 1, c // n + 1) for c in stuck])
+    before, move = line.prefix(k - 1), line.moves[k - 1]
+    assert move in base.open_moves(before) and move not in more.open_moves(before)
+    assert more.open_moves(before) and set(more.open_moves(before)) < set(base.open_moves(before))
