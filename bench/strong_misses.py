@@ -16,6 +16,8 @@ then ``reports/strong-misses.md`` lists them: the next rule to write is visible 
     python bench/strong_misses.py --db /tmp/c.db --misses /tmp/m.jsonl --report /tmp/m.md --time-limit 30
     python bench/strong_misses.py --rules strong++++ --rewalked reports/strong-gates.jsonl \
         --misses reports/strong-plus-plus-plus-plus-misses.jsonl --report reports/strong-plus-plus-plus-plus-misses.md
+    python bench/strong_misses.py --rules strong++++ --on probe-cut:3 --rewalked reports/strong-gates-probe-cut.jsonl \
+        --misses reports/strong-gates-probe-cut-misses.jsonl --report reports/strong-gates-probe-cut-misses.md
 """
 
 import argparse
@@ -41,7 +43,7 @@ from verify.minimize import LEGEND, PatternError, minimal_pattern  # noqa: E402
 from verify.store import Store  # noqa: E402
 
 #: the arguments tried over `strong` on the state before the fatal move, cheapest first
-ARGUMENTS = ("probe", "probe:4", "exact-areas", "gates", "window:3", "window:5")
+ARGUMENTS = ("probe", "probe:4", "probe-cut:3", "exact-areas", "gates", "window:3", "window:5")
 
 
 def stuck_walks(store, rules_name):
@@ -158,13 +160,14 @@ def load(path):
 
 
 def report(recs, args):
-    lines = [f"# The stuck walks of `{args.rules}`: what its arguments miss", "",
+    label = f"{args.rules} --on {args.on}" if args.on else args.rules
+    lines = [f"# The stuck walks of `{label}`: what its arguments miss", "",
              f"Command: `{shlex.join(['python', 'bench/strong_misses.py', *args.argv])}` over "
              + (f"the stuck walks walked again in `{_shown(args.rewalked)}` (`bench/strong_gates.py`)" if args.rewalked
                 else f"the stats campaigns of `{_shown(args.db)}` (`bench/strong_curve.py`)")
              + f", {platform.machine()}, python {platform.python_version()}, oracle "
              f"time limit {args.time_limit:.0f} s a query.", "",
-             f"Each row is a stuck walk of `{args.rules}` (sound: it never closes a live move, so the walk went into a "
+             f"Each row is a stuck walk of `{label}` (sound: it never closes a live move, so the walk went into a "
              "dead state it did not see). *dead at*: the first step after which no completion exists (oracle, "
              "bisection); *free*: free cells then; *pattern*: the minimal stuck pattern of that state (the fewest "
              "cell facts that alone leave it dead, re-verified), its extent and facts; *closed by*: the optional "
@@ -188,7 +191,7 @@ def report(recs, args):
             counts[a] = counts.get(a, 0) + 1
     lines += ["", "## What it shows", ""]
     if not recs:
-        lines.append(f"- No stuck walk of `{args.rules}` in the store.")
+        lines.append(f"- No stuck walk of `{label}` in the store.")
     else:
         lines.append(f"- {len(recs)} stuck walks; closed by an optional argument: "
                      + (", ".join(f"{a} {k}" for a, k in counts.items()) or "none") + ".")
@@ -228,6 +231,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", default=str(ROOT / "reports" / "strong-curve.db"))
     parser.add_argument("--rules", default="strong")
+    parser.add_argument("--on", default="", help="optional rules switched on in --rules, comma-separated")
     parser.add_argument("--misses", default=str(ROOT / "reports" / "strong-misses.jsonl"))
     parser.add_argument("--report", default=str(ROOT / "reports" / "strong-misses.md"))
     parser.add_argument("--time-limit", type=float, default=120.0, help="seconds an oracle query or a pattern")
@@ -253,7 +257,7 @@ def main(argv=None):
                 todo = [w for w in todo if sum(1 for v in todo if v[0] == w[0] and v < w) < args.per_size]
             todo = [w for w in todo if w not in recs]
             print(f"{len(todo)} stuck walks to look at ({len(recs)} done before)", flush=True)
-            rules = get_rule_set(args.rules)
+            rules = get_rule_set(args.rules, on=[r for r in args.on.split(",") if r])
             rules.start()
             path.parent.mkdir(parents=True, exist_ok=True)
             try:
