@@ -18,7 +18,37 @@ __all__ = [
     "TimeLimitError",
     "ToggleSizeError",
     "one_line",
+    "shorten",
 ]
+
+
+#: the longest source an error message quotes whole; a longer one (a 101x101 state) is shortened
+SOURCE_CHARS = 80
+
+
+def shorten(source, limit=SOURCE_CHARS):
+    """``source`` as an error message quotes it: a state in compact notation past ``limit`` characters by its start and end.
+
+    The shortened state keeps its size and says how many moves it has, so the
+    message of a 10 000-move state stays one short line (the exception's
+    ``source`` attribute keeps the whole text). Anything else (a file name) is
+    quoted whole.
+
+    >>> shorten("7:RRDD")
+    '7:RRDD'
+    >>> len(shorten("101:" + "RD" * 38))
+    80
+    >>> shorten("101:" + "RD" * 5000)
+    '101:RDRDRDRDRDRDRDRDRDRDRDRDRDRDRDRDRDRD...RDRDRDRD (10000 moves)'
+    >>> shorten("/data/" + "x" * 90 + ".txt") == "/data/" + "x" * 90 + ".txt"
+    True
+    """
+    if len(source) <= limit:
+        return source
+    size, colon, moves = source.partition(":")
+    if colon and size.isdigit() and moves.isalpha():
+        return f"{size}:{moves[:36]}...{moves[-8:]} ({len(moves)} moves)"
+    return source
 
 
 class LabyrinthError(ValueError):
@@ -33,7 +63,7 @@ class LabyrinthError(ValueError):
     def _message(self):
         parts = []
         if self.source is not None:
-            parts.append(str(self.source))
+            parts.append(shorten(str(self.source)))
         if self.token is not None:
             parts.append(f"at {self.token!r}")
         prefix = " ".join(parts)

@@ -529,3 +529,15 @@ def test_a_viewer_refusal_names_the_store_file_only(tmp_path):
     finally:
         viewer.close()
     assert "no such finding" in str(err.value) and str(tmp_path) not in str(err.value) and "s.db" in str(err.value)
+
+
+def test_an_error_about_a_101x101_state_quotes_it_short_and_keeps_it_whole(capfd):
+    """A refused 10 000-move state gives one short line (its size, start, end and length), not the state itself."""
+    moves = ("R" * 100 + "D" + "L" * 100 + "D") * 49 + "R" * 90
+    status = main(["minimize", "--moves", f"101:{moves}"])
+    err = capfd.readouterr().err.strip()
+    assert status == 2 and "\n" not in err
+    assert err.startswith("labyrinth: 101:RRRR") and f"({len(moves)} moves)" in err and len(err) < 300
+    with pytest.raises(LabyrinthError) as caught:
+        raise LabyrinthError("a reason", source=f"101:{moves}")
+    assert caught.value.source == f"101:{moves}"
