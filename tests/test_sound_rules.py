@@ -15,6 +15,7 @@ from labyrinth.rules.exact_areas import ExactAreas
 from labyrinth.rules.gates import GatedAreas
 from labyrinth.rules.matching import TwoMatching
 from labyrinth.rules.probe import HeadProbe
+from labyrinth.rules.subtour import SubtourCuts
 from oracle import get_oracle
 
 
@@ -38,6 +39,7 @@ RANDOM_CASES = [
     *[(Closure(), (n,), ("none", "universal"), 25 if n < 11 else 10, 31, 2, False) for n in (7, 9, 11)],
     (ExactAreas(), (7, 9, 11, 13), ("universal",), 15, 123, 1, True),
     (GatedAreas(), (7, 9, 11), ("universal",), 6, 321, 2, True),
+    (SubtourCuts(), (7, 9, 11), ("universal",), 6, 322, 2, True),
     *[(TwoMatching(), (n,), ("universal",), 40, 90, 3, False) for n in (7, 9)],
     *[(CutCondition(), (n,), ("none", "universal"), 20 if n < 11 else 8, 40, 2, False) for n in (7, 9, 11)],
 ]

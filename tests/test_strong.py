@@ -86,7 +86,7 @@ def test_a_move_proven_live_has_a_completion_that_checks(n):
 
 @pytest.mark.parametrize("extra", [("future-lines",), ("exact-areas",), ("probe",), ("probe:2",), ("probe:4",), ("cut",),
                                    ("gates",), ("window:2",), ("window:3",), ("exact-areas", "window:3"),
-                                   ("probe-cut:1",), ("probe-cut:3",)])
+                                   ("probe-cut:1",), ("probe-cut:3",), ("subtour",)])
 def test_a_rule_added_to_strong_keeps_what_strong_switches_on_and_never_makes_it_weaker(extra):
     # `--on` adds: the set keeps its two-matching and closure, and a sound rule added closes at least as much
     strong = get_rule_set("strong")

@@ -15,8 +15,9 @@
   :mod:`~labyrinth.rules.matching` (two-matching), :mod:`~labyrinth.rules.closure`,
   :mod:`~labyrinth.rules.exact_areas`, the window relaxation
   :mod:`~labyrinth.rules.window` (``window:R``), and
-  :mod:`~labyrinth.rules.gates` (areas between gates decided by search and CP-SAT, the
-  compiled walker pausing for it);
+  :mod:`~labyrinth.rules.gates` (areas between gates decided by search and CP-SAT) and
+  :mod:`~labyrinth.rules.subtour` (the linear relaxation with subtour cuts), the
+  compiled walker pausing for both;
 * :mod:`~labyrinth.rules.sets`: the named sets ``default``, ``fast``,
   ``universal``, ``strong`` to ``strong++++``, ``none`` and ``oracle``;
 * the rules of an external engine (``engine:COMMAND``) are a family of rule
@@ -47,6 +48,7 @@ from labyrinth.rules.sets import (
     on_names,
     register_family,
 )
+from labyrinth.rules.subtour import SubtourCuts
 from labyrinth.rules.window import WindowRule
 
 __all__ = [
@@ -73,6 +75,7 @@ __all__ = [
     "RULE_SETS",
     "Rule",
     "RuleSet",
+    "SubtourCuts",
     "TwoMatching",
     "UNIVERSAL",
     "WindowRule",

@@ -54,6 +54,7 @@ from labyrinth.rules.matching import TwoMatching
 from labyrinth.rules.patterns import PatternRule
 from labyrinth.rules.probe import MAX_DEPTH, HeadProbe
 from labyrinth.rules.ruleset import RuleSet
+from labyrinth.rules.subtour import SubtourCuts
 from labyrinth.rules.window import MAX_RADIUS, WindowRule
 
 __all__ = ["ENGINE_PREFIX", "FAMILIES", "LIBRARY", "OPTIONAL", "RULE_SETS", "UNIVERSAL", "OracleRules",
@@ -76,7 +77,7 @@ def register_family(prefix, factory):
 UNIVERSAL = (CShape, NearBorder, OlderLine, CountArea, ColourImbalance)
 #: the optional rules every set but ``none`` and ``oracle`` ends with, off unless switched on (``--on NAME``):
 #: **a new rule registers here** (one line); ``--on``'s help and the name checks read this tuple
-OPTIONAL = (FutureLines, TwoMatching, Closure, ExactAreas, HeadProbe, CutCondition, GatedAreas)
+OPTIONAL = (FutureLines, TwoMatching, Closure, ExactAreas, HeadProbe, CutCondition, GatedAreas, SubtourCuts)
 #: the folder of the shipped pattern rules
 LIBRARY = pathlib.Path(__file__).with_name("library")
 
@@ -141,7 +142,7 @@ def on_names():
     >>> on_names()[:62]
     'future-lines, two-matching, closure, exact-areas, probe, cut, '
     >>> on_names()[62:]
-    'gates, window:R with R from 1 to 5, probe:K with K from 2 to 4, probe-cut:K with K from 1 to 4'
+    'gates, subtour, window:R with R from 1 to 5, probe:K with K from 2 to 4, probe-cut:K with K from 1 to 4'
     """
     return ", ".join([r.name for r in _optional()] + [f"{WINDOW_PREFIX}R with R from 1 to {MAX_RADIUS}",
                                                       f"{PROBE_PREFIX}K with K from 2 to {MAX_DEPTH}",
@@ -163,7 +164,7 @@ def _fast(off, on):
 def _strong(off, on):
     """Sound rules only: the universal rules, the two-matching (which also proves moves live), the closure."""
     rules = [CShape(), TwoMatching(), *(r("local") for r in UNIVERSAL[1:]), Closure(), FutureLines(), ExactAreas(),
-             HeadProbe(), CutCondition(), GatedAreas()]
+             HeadProbe(), CutCondition(), GatedAreas(), SubtourCuts()]
     on = set(on) | {"two-matching", "closure"}
     return RuleSet("strong", rules, off, on, sound=True)
 

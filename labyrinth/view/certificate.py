@@ -168,9 +168,15 @@ def _case(p, g, board, facts, step):
     p.edge(g, a, b, _SHADE["force"], width=0.1, dash=f"{_r(p.cell * 0.15)} {_r(p.cell * 0.1)}")
 
 
+def _weights(p, g, board, facts, step):
+    for item in step.get("regions", []):
+        for c in board.cells(item["cells"]):
+            p.fill(g, c, _SHADE["part"], f"in a region (number {item['number']}): left at least twice", opacity=0.8)
+
+
 #: step kind -> ``(panel, group, board, facts, step)``: draws what the step reads
 DRAWINGS = {"area": _area, "balance": _balance, "case": _case, "crossing": _crossing, "cut": _cut, "degree": _degree,
-            "end": _end, "hall": _hall, "join": _closing, "loop": _closing}
+            "end": _end, "hall": _hall, "join": _closing, "loop": _closing, "weights": _weights}
 
 
 def _board_layer(p, board):

@@ -31,8 +31,11 @@ the edges left across it are forced or no count fits:
 :mod:`verify.certificates._crossing`), then 2-4 again on what they force;
 first on the whole board, then inside the probe's cases. Cuts come last so
 that a move the other arguments certify keeps the certificate it had before
-they came. Where none is found the move is *missing* one (None). The steps
-are then made minimal (:mod:`verify.certificates._minimize`) and checked
+they came. Where none is found comes the subtour relaxation
+(``--on subtour``, :mod:`labyrinth.rules.subtour`): one ``weights`` step, its
+degree equations and region cuts with the numbers that sum to a
+contradiction. Where it finds none either the move is *missing* one (None).
+The steps are then made minimal (:mod:`verify.certificates._minimize`) and checked
 once more.
 
 >>> cert = certificate("9:RRDDDRDR", "D")      # the two-matching's example
@@ -51,7 +54,7 @@ from verify.certificates._minimize import minimal
 from verify.certificates.board import Facts, edge_key
 from verify.certificates.check import MAX_DEPTH, Board
 
-__all__ = ["MAX_CASES", "MAX_ROUNDS", "cells_named", "certificate", "derive", "derive_cases"]
+__all__ = ["MAX_CASES", "MAX_ROUNDS", "cells_named", "certificate", "derive", "derive_cases", "weights_steps"]
 
 #: rounds of areas, matching and filtering before the builder gives up (the closure stops at 30)
 MAX_ROUNDS = 200
@@ -207,6 +210,29 @@ def cells_named(steps):
     return len(out)
 
 
+def weights_steps(state, move):
+    """The subtour relaxation's refutation of ``move`` (:mod:`labyrinth.rules.subtour`) as one ``weights`` step,
+    or None (no refutation, or more free cells than it takes). The numbers are the rule's, exactly."""
+    from labyrinth.engine import State
+    from labyrinth.rules.subtour import refutation_of
+
+    n, _, moves = state.partition(":")
+    after = State.from_moves(int(n), moves).after(move)
+    found = refutation_of(after)
+    if found is None:
+        return None
+
+    def xy(c):
+        return [c % after.n + 1, c // after.n + 1]
+
+    def number(f):
+        return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+
+    numbers = [[xy(c), number(v)] for c, v in sorted(found.cells.items()) if v]
+    regions = [{"cells": [xy(c) for c in sorted(cells)], "number": number(z)} for cells, z in found.regions if z]
+    return [{"kind": "weights", "numbers": numbers, "regions": regions, "dead": True}]
+
+
 def _size(steps):
     """Steps first, then the cells they name: what "smaller" means between two certificates."""
     return len(steps), cells_named(steps)
@@ -243,7 +269,8 @@ def certificate(state, move, *, minimise=True, counting=True):
         if steps is not None:
             break
     if steps is None:
-        return None
+        steps = weights_steps(text, move)  # the subtour relaxation (labyrinth.rules.subtour): one step, or None
+        return None if steps is None else {"steps": steps}
     if minimise:
         steps = minimal(board, steps)
         if len(steps) > 1 and counting:

@@ -8,10 +8,12 @@ hold. Why each is sound: docs/certificates.md. Adding a kind: a check here, list
 (:data:`labyrinth.view.certificate.DRAWINGS`).
 """
 
+import fractions
+
 from verify.certificates.board import Invalid, Outcome
 from verify.certificates.board import edge_key as _edge
 
-__all__ = ["AREA_CELLS", "AREA_NODES", "KINDS", "balance_range"]
+__all__ = ["AREA_CELLS", "AREA_NODES", "KINDS", "balance_range", "weights_sum"]
 
 
 def _piece(board, facts, a, without):
@@ -303,5 +305,77 @@ def _case(board, facts, step, run=None):
 
 
 #: step kind -> its check ``(board, facts, step) -> Outcome``; raises :class:`Invalid` when the step does not hold
+def _number(value, what):
+    """An exact number: an int, or a string such as ``"-3/8"`` (never a float: the sum must be exact)."""
+    try:
+        if type(value) is int or (isinstance(value, str) and len(value) <= 80):
+            return fractions.Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        pass
+    raise Invalid(f"{what} {value!r} is not an integer or \"p/q\"")
+
+
+def weights_sum(board, facts, step):
+    """``(right-hand side, most, regions, reads)`` of a ``weights`` step: the sum of its degree equations and cuts.
+
+    Each cell's degree equation (its line edges number its need) times the
+    cell's number, each region's cut (at least two line edges leave it)
+    times the region's number (>= 0), added up: the right-hand side, and
+    the most the left-hand side can reach with each edge used or not
+    (a forced edge used, a removed one not, any other as suits the sum).
+    """
+    numbers = step.get("numbers")
+    if not isinstance(numbers, (list, tuple)):
+        raise Invalid("a weights step lists its numbers as [[x, y], \"p/q\"]")
+    y = {}
+    for item in numbers:
+        if not isinstance(item, (list, tuple)) or len(item) != 2:
+            raise Invalid(f"a number {item!r} is not [[x, y], \"p/q\"]")
+        c = board.cell(item[0], "a numbered cell")
+        if c in y:
+            raise Invalid(f"{board.name(c)} is numbered twice")
+        y[c] = _number(item[1], f"the number of {board.name(c)}")
+    raw = step.get("regions", [])
+    if not isinstance(raw, (list, tuple)):
+        raise Invalid("a weights step lists its regions as {\"cells\": [...], \"number\": \"p/q\"}")
+    regions = []
+    for item in raw:
+        if not isinstance(item, dict):
+            raise Invalid("a region is {\"cells\": [[x, y], ...], \"number\": \"p/q\"}")
+        cells = board.cells(item.get("cells"), "region")
+        if board.head in cells or board.end in cells:
+            raise Invalid("a region holds neither the head nor the end corner")
+        z = _number(item.get("number"), "a region's number")
+        if z < 0:
+            raise Invalid(f"a region's number is at least 0, not {z}")
+        regions.append((cells, z))
+    rhs = sum(v * board.need[c] for c, v in y.items()) + 2 * sum(z for _, z in regions)
+    most, reads = fractions.Fraction(0), set()
+    for a in board.nodes:
+        for b in board.adj[a]:
+            if b < a:
+                continue
+            w = y.get(a, 0) + y.get(b, 0) + sum(z for cells, z in regions if (a in cells) != (b in cells))
+            e = _edge(a, b)
+            if facts.is_removed(e):  # unused: it gives nothing (the fact matters where w > 0)
+                if w > 0:
+                    reads.add(e)
+            elif facts.is_forced(e):  # used: it gives w (the fact matters where w < 0)
+                most += w
+                if w < 0:
+                    reads.add(e)
+            else:
+                most += max(w, 0)
+    return rhs, most, regions, frozenset(reads)
+
+
+def _weights(board, facts, step):
+    rhs, most, _, reads = weights_sum(board, facts, step)
+    if rhs > most:
+        return Outcome(dead=True, reads=reads)
+    raise Invalid(f"the equations and cuts add up to {float(rhs):.6g} on the right and the edges can give "
+                  f"{float(most):.6g}: no contradiction")
+
+
 KINDS = {"area": _area, "balance": _balance, "case": _case, "crossing": _crossing, "cut": _cut, "degree": _degree,
-         "end": _end, "hall": _hall, "join": _join, "loop": _loop}
+         "end": _end, "hall": _hall, "join": _join, "loop": _loop, "weights": _weights}

@@ -12,6 +12,7 @@ step; :func:`sentences` replays a certificate and words every step.
 
 from verify.certificates.board import edge_key
 from verify.certificates.check import Board, Facts, Invalid, balance_range, holds
+from verify.certificates.kinds import weights_sum
 
 __all__ = ["WORDS", "sentences"]
 
@@ -191,9 +192,18 @@ def _case(board, facts, step):
             + f"; so {board.name(a)}-{board.name(b)} is unusable")
 
 
+def _weights(board, facts, step):
+    rhs, most, regions, _ = weights_sum(board, facts, step)
+    sizes = ", ".join(str(len(cells)) for cells, _ in sorted(regions, key=lambda r: -len(r[0])))
+    cuts = f"the cuts of {_plural(len(regions), 'region')} ({sizes} cells)" if regions else "no cut"
+    return (f"the degree equations of {_plural(len(step['numbers']), 'cell')} and {cuts}, each times its number, "
+            f"add up to {float(rhs):.4g} on the right, and the edges, each used or not, reach at most "
+            f"{float(most):.4g}: dead")
+
+
 #: step kind -> ``(board, facts, step) -> str``, read with the facts before the step
 WORDS = {"area": _area, "balance": _balance, "case": _case, "crossing": _crossing, "cut": _cut, "degree": _degree,
-         "end": _end, "hall": _hall, "join": _join, "loop": _loop}
+         "end": _end, "hall": _hall, "join": _join, "loop": _loop, "weights": _weights}
 
 
 def sentences(state, move, certificate):
