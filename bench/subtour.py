@@ -7,7 +7,9 @@ Three parts, written to ``--report`` (reports/subtour.md):
    oracle deciding): closed by ``strong+++``, refuted by the relaxation, by one and not the other;
 3. the stuck walks of the strongest configuration (``--misses``, from ``bench/strong_misses.py``): for each with a
    known first dead step, the relaxation on the dead state (verdict, seconds, the regions of its refutation) and on
-   the state before it (a live state: what the rule costs where it closes nothing).
+   the state before it (a live state: what the rule costs where it closes nothing);
+4. the first dead state of every stuck walk stored for every sound set (``reports/*misses.jsonl`` and the gates'
+   test data): how many the relaxation refutes.
 
     python bench/subtour.py                      # about 5 minutes on one core
 """
@@ -28,7 +30,7 @@ import numpy as np  # noqa: E402
 from labyrinth.engine import State  # noqa: E402
 from labyrinth.engine.walker import random_walk  # noqa: E402
 from labyrinth.rules import get_rule_set  # noqa: E402
-from labyrinth.rules.subtour import check, refutation_of  # noqa: E402
+from labyrinth.rules.subtour import ROUNDS, check, refutation, refutation_of  # noqa: E402
 from oracle import get_oracle  # noqa: E402
 
 
@@ -104,7 +106,41 @@ def misses(path):
     return rows
 
 
-def report(small, randoms, rows, seconds):
+#: every stored stuck walk of a sound set with its first dead step: the misses reports, then the gates' test data
+STORED = ("strong-misses", "strong-plus-misses", "strong-plus-plus-misses", "strong-plus-plus-plus-misses",
+          "strong-plus-plus-plus-plus-misses", "strong-gates-probe-cut-misses")
+
+
+#: the rounds a state the rule's budget leaves unrefuted is given again in the stored-misses part
+MORE_ROUNDS = 200
+
+
+def stored_misses():
+    """``[(file, dead states, refuted, refuted with MORE_ROUNDS, slowest seconds)]`` over :data:`STORED` and
+    tests/data/gates-misses.jsonl."""
+    out = []
+    paths = [ROOT / "reports" / f"{name}.jsonl" for name in STORED] + [ROOT / "tests" / "data" / "gates-misses.jsonl"]
+    for path in paths:
+        total = refuted = more = 0
+        slowest = 0.0
+        for line in path.read_text().splitlines():
+            rec = json.loads(line)
+            if "first_dead_step" not in rec or "line" not in rec:
+                continue
+            n, moves = rec["line"].split(":")
+            state = State.from_moves(int(n), moves[:rec["first_dead_step"]])
+            t0 = time.perf_counter()
+            found = refutation_of(state) is not None
+            slowest = max(slowest, time.perf_counter() - t0)
+            refuted += found
+            more += found or refutation(state.board, np.array(state.taken, np.uint8), state.head,
+                                        rounds=MORE_ROUNDS) is not None
+            total += 1
+        out.append((str(path.relative_to(ROOT)), total, refuted, more, slowest))
+    return out
+
+
+def report(small, randoms, rows, stored, seconds):
     lines = ["# The subtour relaxation (`--on subtour`): what it refutes and what it costs", "",
              "Command: `python bench/subtour.py`, "
              f"{platform.machine()}, python {platform.python_version()}, {seconds / 60:.1f} min.", "",
@@ -138,13 +174,22 @@ def report(small, randoms, rows, seconds):
                      f"{'yes' if r['verdict'] else 'no'} ({'yes' if r['checked'] else 'no'}) | {r['seconds']} | "
                      f"{', '.join(map(str, r['regions']))} | {'no' if r['before'] else 'YES (unsound!)'} | "
                      f"{r['before_seconds']} |")
+    lines += ["", "## Every stored stuck walk of every sound set", "",
+              "The first dead state of each stuck walk the misses reports of `strong` to `strong++++ --on "
+              "probe-cut:3` found (a dead step the oracle located), and the gates' test data:", "",
+              f"| stuck walks of | dead states | refuted (the rule's {ROUNDS} rounds) | refuted with {MORE_ROUNDS} "
+              "rounds | slowest refutation in the budget (s) |", "|---|---|---|---|---|"]
+    for path, total, refuted, more, slowest in stored:
+        lines.append(f"| `{path}` | {total} | {refuted} | {more} | {slowest:.1f} |")
+    lines.append(f"| all | {sum(s[1] for s in stored)} | {sum(s[2] for s in stored)} | {sum(s[3] for s in stored)} "
+                 "| |")
     return "\n".join(lines) + "\n"
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--misses", default="reports/strong-gates-probe-cut-misses.jsonl")
-    ap.add_argument("--walks", default="7:200,9:100,11:60,13:30", help="N:WALKS,... of the random part")
+    ap.add_argument("--walks", default="7:100,9:40,11:20", help="N:WALKS,... of the random part")
     ap.add_argument("--seed", type=int, default=2027)
     ap.add_argument("--report", default="reports/subtour.md")
     args = ap.parse_args(argv)
@@ -160,7 +205,9 @@ def main(argv=None):
     for r in rows:
         print({k: r.get(k) for k in ("n", "seed", "verdict", "seconds", "regions", "before", "before_seconds")},
               flush=True)
-    text = report(small, randoms, rows, time.perf_counter() - t0)
+    stored = stored_misses()
+    print(stored, flush=True)
+    text = report(small, randoms, rows, stored, time.perf_counter() - t0)
     (ROOT / args.report).write_text(text)
     print(text)
 

@@ -122,3 +122,16 @@ def test_the_move_gets_a_certificate_the_standalone_checker_accepts_in_words_and
     floated = {**step, "numbers": [[cell, as_float]] + step["numbers"][1:]}
     verdict = check_certificate(text, move, {"steps": [floated]})
     assert not verdict.valid and "integer" in verdict.reason
+
+
+def test_a_state_with_more_free_cells_than_the_rule_takes_gets_no_verdict(monkeypatch):
+    """Past MAX_FREE free cells the relaxation is not asked (its live states would cost tens of seconds): None,
+    never a guess, even where a refutation exists."""
+    from labyrinth.rules import subtour
+
+    state = State.from_moves(101, "RRDDLL")  # (1,2) and (2,2): a pocket the head can enter and not leave
+    assert state.free_count > subtour.MAX_FREE
+    assert refutation_of(state) is None
+    monkeypatch.setattr(subtour, "MAX_FREE", state.free_count)
+    found = refutation_of(state)
+    assert found is not None and check(state.board, _taken(state), state.head, found)

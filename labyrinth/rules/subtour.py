@@ -62,9 +62,9 @@ __all__ = ["MAX_FREE", "ROUNDS", "Refutation", "SubtourCuts", "check", "refutati
 #: rounds of cutting planes before the rule gives up (the move stays open): the dead states of the misses of issue 40
 #: take 5 to 30 (bench/subtour.py); a live state seldom runs out of violated cuts, so it costs the whole budget
 ROUNDS = 30
-#: states with more free cells are not asked (no verdict): a live state of 4 000 free cells costs 4.5 s, and the
-#: 101x101 misses of issue 40 went dead with 1 800 to 5 000 free cells
-MAX_FREE = 5000
+#: states with more free cells are not asked (no verdict): a live state costs its whole budget, 4.5 s with 4 000 free
+#: cells and 11 to 14 s with 6 500 to 7 800; the 101x101 misses of issue 40 went dead with 1 800 to 6 500 free cells
+MAX_FREE = 8000
 #: cuts added a round at most (the violated regions found first)
 CUTS_PER_ROUND = 60
 #: the common denominator the duals are rounded to before the exact check
