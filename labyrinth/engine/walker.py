@@ -289,9 +289,13 @@ def wilson(k, n, z=1.96):
 
     >>> [round(x, 4) for x in wilson(0, 10_000)]
     [0.0, 0.0004]
+    >>> wilson(0, 60_000)[0]            # exactly 0, not a rounding error's 1e-21
+    0.0
     """
     if n == 0:
         return 0.0, 1.0
+    if k == 0:
+        return 0.0, min(1.0, z * z / (n + z * z))
     p = k / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)

@@ -13,19 +13,21 @@ and left) *added together with fractions*: the two-matching sees the counts,
 the closure and the cut rule see each region, and this sees a few regions and
 their counts at once.
 
-The stuck walks of ``strong++++ --on probe-cut:3`` at 61x61 and 101x101
-(``reports/strong-gates-probe-cut-misses.md``) all go dead this way: each
-dead state is refuted by the degree equations and two or three subtour cuts
-around pockets of 16 to 550 cells, which the pockets' areas alone do not
-refute.
+The four dead states the oracle located among the stuck walks of
+``strong++++ --on probe-cut:3`` at 61x61 and 101x101
+(``reports/strong-gates-probe-cut-misses.md``) all fall this way: the degree
+equations and two to five subtour cuts round pockets of 16 to 550 cells,
+which no rule of that set refutes; so do 86 of the 88 first dead states of
+the stuck walks stored for every sound set (``reports/subtour.md``).
 
 The search (Dantzig, Fulkerson and Johnson's cutting planes): GLOP solves the
 *phase-one* program (the degree equations and the cuts found so far, each
 with a slack whose sum is minimised). A positive minimum refutes the state,
 and its dual values are a certificate. A zero minimum gives weights that meet
-the equations; each free cell's maximum flow to the head and end corner under
-them finds the cuts they break (OR-Tools' max flow), which join the program,
-for at most :data:`ROUNDS` rounds. Floating point only *finds* the refutation:
+the equations; the cuts they break join the program (the components of the
+edges of positive weight without the head or the end corner; where there are
+none, each free cell's minimum cut from the head and end corner, by OR-Tools'
+max flow), for at most :data:`ROUNDS` rounds. Floating point only *finds* the refutation:
 :func:`check` re-derives it in integers (the duals rounded to a common
 denominator, Farkas' lemma with the [0, 1] bounds), and a refutation that
 fails there counts as none. So the rule is sound whatever the solver's
